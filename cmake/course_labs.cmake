@@ -1,0 +1,106 @@
+# Helpers that build the labs: one object per (lab file, role, backend) and one worker
+# executable per (lab, backend, variant).
+
+function(course_warnings target)
+  target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
+endfunction()
+
+# The backends this build makes: the GPU one when nvcc is there, the CPU emulator always
+# (once it exists).
+set(COURSE_BACKENDS "")
+if(COURSE_GPU)
+  list(APPEND COURSE_BACKENDS gpu)
+endif()
+
+# The student file of `folder` when taken from `source` (labs, solutions or a folder).
+function(course_lab_file out source folder)
+  if(source STREQUAL "labs" OR source STREQUAL "solutions")
+    set(path ${PROJECT_SOURCE_DIR}/${source}/${folder}/kernels.cu)
+  else()
+    get_filename_component(root "${source}" ABSOLUTE BASE_DIR ${PROJECT_SOURCE_DIR})
+    set(path ${root}/${folder}/kernels.cu)
+  endif()
+  set(${out} ${path} PARENT_SCOPE)
+endfunction()
+
+# Compiles `file` as the `role` build of `lab` (its kernels in namespace <lab>_<role>)
+# together with the lab's binding. `tag` tells apart builds of different files in the
+# same role. The generated translation unit includes the lab file unchanged.
+function(course_lab_object out lab role tag file backend)
+  set(name ${lab}_${role}_${tag}_${backend})
+  if(NOT TARGET ${name})
+    set(LAB_IMPL ${lab}_${role})
+    set(LAB_FILE ${file})
+    set(LAB_BINDING bindings/${lab}_binding.cuh)
+    if(backend STREQUAL "gpu")
+      set(ext cu)
+    else()
+      set(ext cpp)
+    endif()
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/lab_object.in
+                   ${CMAKE_CURRENT_BINARY_DIR}/generated/${name}.${ext} @ONLY)
+    add_library(${name} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/generated/${name}.${ext})
+    target_link_libraries(${name} PRIVATE worker_${backend})
+  endif()
+  set(${out} ${name} PARENT_SCOPE)
+endfunction()
+
+# Links a worker: the student's, the reference's and the baseline's objects with the
+# worker library. `dir` is where it lands; the grader finds it by name there.
+function(course_lab_worker target dir lab backend student reference baseline baseline_by_id)
+  set(LAB ${lab})
+  string(REGEX REPLACE "_[a-z0-9]+_[a-z]+$" "" STUDENT_NS ${student})
+  string(REGEX REPLACE "_[a-z0-9]+_[a-z]+$" "" REFERENCE_NS ${reference})
+  string(REGEX REPLACE "_[a-z0-9]+_[a-z]+$" "" BASELINE_NS ${baseline})
+  set(BASELINE_BY_ID ${baseline_by_id})
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/worker_main.cpp.in
+                 ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp @ONLY)
+  set(objects $<TARGET_OBJECTS:${student}> $<TARGET_OBJECTS:${reference}>)
+  if(NOT baseline STREQUAL reference)
+    list(APPEND objects $<TARGET_OBJECTS:${baseline}>)
+  endif()
+  add_executable(${target} ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp ${objects})
+  target_link_libraries(${target} PRIVATE worker_${backend})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${lab}_worker_${backend} RUNTIME_OUTPUT_DIRECTORY ${dir})
+endfunction()
+
+# Declares a lab: `make <lab>` builds the grader and the lab's workers from LAB_SOURCE.
+# With BUILD_TESTING, self-check workers built from the stub and from the solution land
+# in selfcheck/stub and selfcheck/solution.
+function(course_add_lab lab folder)
+  course_lab_file(student_file "${LAB_SOURCE}" ${folder})
+  course_lab_file(stub_file labs ${folder})
+  course_lab_file(solution_file solutions ${folder})
+  course_lab_file(naive_file solutions lab1_divergent)
+  if(LAB_SOURCE STREQUAL "labs" OR LAB_SOURCE STREQUAL "solutions")
+    set(tag ${LAB_SOURCE})
+  else()
+    set(tag custom)
+  endif()
+
+  set(lab_targets grader)
+  foreach(backend IN LISTS COURSE_BACKENDS)
+    course_lab_object(reference ${lab} reference solutions ${solution_file} ${backend})
+    course_lab_object(naive lab1 reference solutions ${naive_file} ${backend})
+    if(EXISTS ${student_file})
+      course_lab_object(student ${lab} student ${tag} ${student_file} ${backend})
+      course_lab_worker(${lab}_worker_${backend} ${CMAKE_BINARY_DIR}/bin ${lab} ${backend}
+                        ${student} ${reference} ${naive} false)
+      list(APPEND lab_targets ${lab}_worker_${backend})
+    else()
+      message(WARNING "${lab}: ${student_file} does not exist, so ${lab} is not built from ${LAB_SOURCE}")
+    endif()
+    if(BUILD_TESTING)
+      foreach(variant stub solution)
+        if(variant STREQUAL "stub")
+          course_lab_object(student ${lab} student labs ${stub_file} ${backend})
+        else()
+          course_lab_object(student ${lab} student solutions ${solution_file} ${backend})
+        endif()
+        course_lab_worker(selfcheck_${variant}_${lab}_${backend} ${CMAKE_BINARY_DIR}/selfcheck/${variant}
+                          ${lab} ${backend} ${student} ${reference} ${naive} false)
+      endforeach()
+    endif()
+  endforeach()
+  add_custom_target(${lab} DEPENDS ${lab_targets})
+endfunction()

@@ -1,0 +1,113 @@
+#include "core/hints.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+namespace course {
+
+namespace {
+
+template <typename Pred>
+bool all_of(const std::vector<const case_record*>& v, Pred p) {
+    return std::all_of(v.begin(), v.end(), [&](const case_record* c) { return p(*c); });
+}
+
+std::vector<const case_record*> select(const std::vector<case_record>& cases, bool ok) {
+    std::vector<const case_record*> out;
+    for (const auto& c : cases)
+        if (c.ok == ok) out.push_back(&c);
+    return out;
+}
+
+bool exact_kind(const case_record& c) { return c.input == "ones" || c.input == "integers"; }
+
+// Hints that apply to any kernel: broken outputs say more than wrong numbers.
+std::string output_hint(const std::vector<const case_record*>& failed, const char* write_rule) {
+    if (std::any_of(failed.begin(), failed.end(), [](const case_record* c) { return c->guard_hit; }))
+        return fmt::format("A write landed past the end of an output buffer: {}.", write_rule);
+    if (all_of(failed, [](const case_record& c) { return c.untouched; }))
+        return fmt::format("The output was never written: {}.", write_rule);
+    return "";
+}
+
+}  // namespace
+
+std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t elements_per_block) {
+    const auto failed = select(cases, false);
+    const auto passed = select(cases, true);
+    if (failed.empty()) return "";
+    if (all_of(failed, [](const case_record& c) { return c.fault; })) return "";
+
+    if (auto h = output_hint(failed, "thread 0 of block b stores the block's sum in out[b] and nothing else");
+        !h.empty())
+        return h;
+    if (all_of(failed, [](const case_record& c) { return c.got == 0.0; }))
+        return "Your kernel returns 0 for every input: it still looks like the untouched stub.";
+
+    const std::uint64_t epb = std::max<std::uint64_t>(elements_per_block, 1);
+    const bool some_full_passed =
+        std::any_of(passed.begin(), passed.end(), [&](const case_record* c) { return c->n % epb == 0; });
+    if (some_full_passed && all_of(failed, [&](const case_record& c) { return c.n % epb != 0; }))
+        return fmt::format(
+            "Wrong only when n is not a multiple of {} (the elements one block covers): the last block is "
+            "partial. Check the bounds of every load from `in`; elements at or past n count as 0.",
+            epb);
+
+    const bool some_large_passed =
+        std::any_of(passed.begin(), passed.end(), [&](const case_record* c) { return c->n >= epb; });
+    if (some_large_passed && all_of(failed, [&](const case_record& c) { return c.n < epb; }))
+        return fmt::format(
+            "Wrong only when n is smaller than one block ({} elements): threads whose element is past n "
+            "must still take part in every __syncthreads() and contribute 0.",
+            epb);
+
+    if (all_of(failed, [](const case_record& c) {
+            return c.expected != 0 && std::fabs(c.got / c.expected - 0.5) < 0.02;
+        }))
+        return "About half of the elements are missing from the sum: check how many elements each block "
+               "covers and the stride of the first add.";
+
+    const bool exact_passed = std::any_of(passed.begin(), passed.end(), [](const case_record* c) {
+        return exact_kind(*c);
+    });
+    if (exact_passed && all_of(failed, [](const case_record& c) { return !exact_kind(c); }))
+        return "Integer inputs are summed exactly, but random ones are off by more than rounding allows. "
+               "Look for a race: a missing __syncthreads() between tree steps, or a warp-level step without "
+               "__syncwarp() or shuffles.";
+
+    std::uint64_t smallest = failed.front()->n;
+    for (const auto* c : failed) smallest = std::min(smallest, c->n);
+    if (some_large_passed && all_of(failed, [&](const case_record& c) { return c.n > epb * epb; }))
+        return "Wrong only for large inputs, which need many blocks and a second pass over the partial "
+               "sums: check that every block writes its own out[blockIdx.x] and reads only its own elements.";
+    return fmt::format(
+        "Work through the smallest failing case by hand (n = {}) with the diagram in the handout.", smallest);
+}
+
+std::string movement_hint(const std::vector<case_record>& cases, unsigned tile) {
+    const auto failed = select(cases, false);
+    const auto passed = select(cases, true);
+    if (failed.empty()) return "";
+    if (all_of(failed, [](const case_record& c) { return c.fault; })) return "";
+    if (auto h = output_hint(failed, "every output element is written once, inside the matrix bounds"); !h.empty())
+        return h;
+    // Sizes are "RxC"; a ragged shape has a dimension that is not a multiple of the tile.
+    auto ragged = [&](const case_record& c) {
+        unsigned r = 0, k = 0;
+        if (std::sscanf(c.size.c_str(), "%ux%u", &r, &k) != 2) return false;
+        return r % tile != 0 || k % tile != 0;
+    };
+    const bool some_square_passed =
+        std::any_of(passed.begin(), passed.end(), [&](const case_record* c) { return !ragged(*c); });
+    if (some_square_passed && all_of(failed, ragged))
+        return fmt::format(
+            "Wrong only when a side is not a multiple of {}: the edge tiles are partial. Guard the load into "
+            "the tile and the store out of it with the bounds of the input and of the output.",
+            tile);
+    return "Compare the first wrong element with where it should have come from: the failure message names "
+           "both.";
+}
+
+}  // namespace course

@@ -1,0 +1,19 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/result.hpp"
+
+namespace course {
+
+// Picks the hint that best explains the pattern of failures of a reduction kernel.
+// `elements_per_block` is how many inputs one block of the first pass covers.
+// Returns "" when every case passed.
+std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t elements_per_block);
+
+// The same for kernels that move data (transpose, AoS to SoA): every element is exact.
+// `tile` is the tile edge the kernel works in (32).
+std::string movement_hint(const std::vector<case_record>& cases, unsigned tile);
+
+}  // namespace course

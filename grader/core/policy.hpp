@@ -1,0 +1,60 @@
+#pragma once
+#include <cstddef>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace course {
+
+struct policy_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+struct lab_policy {
+    double points = 100;
+    double correctness_weight = 0.6;
+    double threshold_fraction = 0.8;
+    double floor_fraction = 0.5;
+    std::vector<std::string> checks;
+    double max_wavefronts_per_request = 1.1;
+};
+
+struct policy {
+    // correctness
+    double tolerance_c = 3;
+    std::vector<std::string> reduction_inputs;
+    std::vector<std::size_t> sizes;
+    std::vector<std::size_t> sizes_emulated;
+    std::vector<std::string> shapes;
+    std::vector<std::string> shapes_emulated;
+    double case_timeout_seconds = 30;
+    // timing
+    std::size_t reduction_n = 0;
+    std::string transpose_shape;
+    std::size_t records_n = 0;
+    int rounds = 21;
+    int max_rounds = 63;
+    int warmup = 1;
+    std::size_t flush_bytes = 0;
+    double confidence = 0.95;
+    double implausible_fraction = 1.02;
+    double timing_timeout_seconds = 180;
+    // backends
+    std::string emulated_performance = "omit";
+    std::map<std::string, lab_policy> labs;
+
+    const lab_policy& lab(const std::string& name) const;
+};
+
+// The defaults compiled into the grader (grader/policy/default_policy.jsonc).
+const char* default_policy_text();
+
+// Defaults, with `override_file` (if not empty) merged over them. Throws policy_error
+// with a message that names the file and the key.
+policy load_policy(const std::string& override_file);
+policy parse_policy(const nlohmann::json& doc);
+
+}  // namespace course

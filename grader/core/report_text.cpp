@@ -1,0 +1,169 @@
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/report.hpp"
+
+namespace course {
+
+namespace {
+
+struct palette {
+    bool on;
+    std::string paint(const std::string& s, const char* code) const {
+        return on ? fmt::format("\033[{}m{}\033[0m", code, s) : s;
+    }
+    std::string good(const std::string& s) const { return paint(s, "32"); }
+    std::string bad(const std::string& s) const { return paint(s, "31;1"); }
+    std::string warn(const std::string& s) const { return paint(s, "33"); }
+    std::string dim(const std::string& s) const { return paint(s, "2"); }
+    std::string bold(const std::string& s) const { return paint(s, "1"); }
+};
+
+std::string fmt_value(double x) {
+    if (std::isnan(x)) return "NaN";
+    return fmt::format("{:.9g}", x);
+}
+
+std::string points(double x) {
+    return std::fabs(x - std::round(x)) < 0.05 ? fmt::format("{:.0f}", x) : fmt::format("{:.1f}", x);
+}
+
+std::string correctness_word(const correctness_result& c, const palette& p) {
+    switch (c.status) {
+    case correctness_status::passed: return p.good("passed");
+    case correctness_status::failed: return p.bad("FAILED");
+    case correctness_status::crashed: return p.bad("CRASHED");
+    case correctness_status::timed_out: return p.bad("TIMED OUT");
+    case correctness_status::not_run: return p.warn("not run");
+    }
+    return "?";
+}
+
+void render_correctness(std::string& out, const lab_result& r, const palette& p) {
+    out += p.bold("Correctness") + "\n";
+    for (const auto& part : r.parts) {
+        const auto& c = part.correctness;
+        out += fmt::format("  {:<2} {:<24} {}", part.id, part.kernel, correctness_word(c, p));
+        if (c.cases > 0) out += p.dim(fmt::format("  ({} of {} cases right)", c.cases - c.failed, c.cases));
+        out += "\n";
+        for (const auto& f : c.failures) {
+            if (f.fault) {
+                out += fmt::format("       {} input, {}: {}\n", f.input, f.size, f.detail);
+            } else {
+                out += fmt::format("       {} input, {}: expected {}, got {}", f.input, f.size,
+                                   fmt_value(f.expected), fmt_value(f.got));
+                if (f.tolerance > 0) out += fmt::format(" (tolerance {:.3g})", f.tolerance);
+                if (!f.detail.empty()) out += fmt::format("; {}", f.detail);
+                out += "\n";
+            }
+        }
+        if (!c.message.empty()) out += fmt::format("       {}\n", c.message);
+        if (!c.hint.empty()) out += fmt::format("       {} {}\n", p.warn("hint:"), c.hint);
+    }
+}
+
+std::string verdict_text(const timing_result& t, const palette& p) {
+    if (t.implausible) return p.bad("implausible bandwidth: the result cannot be trusted");
+    if (!t.recheck.empty()) return p.bad("re-check after timing failed");
+    switch (t.verdict) {
+    case perf_verdict::meets_target: return p.good("meets target");
+    case perf_verdict::below_target: return p.bad("below target");
+    case perf_verdict::inconclusive: return p.warn("inconclusive (too noisy to decide)");
+    }
+    return "";
+}
+
+void render_timing(std::string& out, const lab_result& r, const palette& p) {
+    bool header = false;
+    for (const auto& part : r.parts) {
+        const auto& t = part.timing;
+        if (!header) {
+            out += "\n" + p.bold("Performance") + "\n";
+            header = true;
+        }
+        if (t.status != timing_status::measured) {
+            out += fmt::format("  {:<2} {}\n", part.id, p.dim(t.reason.empty() ? "not measured" : t.reason));
+            continue;
+        }
+        out += fmt::format("  {:<2} {}, median of {} interleaved rounds, L2 flushed; copy roof {:.0f} GB/s\n",
+                           part.id, t.problem, t.rounds, t.copy_gbps);
+        out += p.dim(fmt::format("     {:<30} {:>9} {:>8} {:>7} {:>8}\n", "kernel", "time ms", "GB/s", "% copy",
+                                 "x naive"));
+        for (const auto& k : t.kernels) {
+            const double naive_ms = t.kernels.front().median_ms;
+            const std::string who = k.role == "student" ? "yours: " + k.kernel : k.role + ": " + k.kernel;
+            out += fmt::format("     {:<30} {:>9.4f} {:>8.0f} {:>6.1f}% {:>7.2f}x\n", who, k.median_ms, k.gbps,
+                               k.pct_of_copy, naive_ms / k.median_ms);
+        }
+        out += fmt::format("     speedup {:.2f}x (95% interval {:.2f}-{:.2f}); target {:.2f}x = {:.0f}% of the "
+                           "reference's {:.2f}x: {}\n",
+                           t.speedup, t.speedup_lo, t.speedup_hi, t.target,
+                           t.reference_speedup > 0 ? 100.0 * t.target / t.reference_speedup : 0.0,
+                           t.reference_speedup, verdict_text(t, p));
+        if (!t.recheck.empty()) out += fmt::format("     {}\n", t.recheck);
+    }
+}
+
+void render_checks(std::string& out, const lab_result& r, const palette& p) {
+    bool header = false;
+    for (const auto& part : r.parts) {
+        for (const auto& c : part.checks) {
+            if (!header) {
+                out += "\n" + p.bold("Technique checks") + "\n";
+                header = true;
+            }
+            const std::string word = c.status == check_status::passed   ? p.good("passed")
+                                     : c.status == check_status::failed ? p.bad("FAILED")
+                                                                        : p.warn("skipped");
+            out += fmt::format("  {:<2} {:<16} {}  {}\n", part.id, c.name, word, c.detail);
+        }
+    }
+}
+
+}  // namespace
+
+std::string summary_line(const lab_result& r) {
+    const std::string score = points(r.score) + "/" + points(r.max_score);
+    if (!r.infrastructure_error.empty()) return fmt::format("{}: not graded ({})", r.lab, r.infrastructure_error);
+    std::string wrong;
+    for (const auto& part : r.parts) {
+        if (part.correctness.status != correctness_status::passed) {
+            wrong += (wrong.empty() ? "" : ", ") + part.id;
+        }
+    }
+    if (!wrong.empty()) return fmt::format("{}: {} (not correct: part {})", r.lab, score, wrong);
+    if (r.backend != "gpu") return fmt::format("{}: {} (correct; performance needs a GPU)", r.lab, score);
+    std::string perf;
+    for (const auto& part : r.parts) {
+        const auto& t = part.timing;
+        if (t.status != timing_status::measured) continue;
+        perf += fmt::format("{}{}{:.2f}x vs naive, target {:.2f}x", perf.empty() ? "" : "; ",
+                            r.parts.size() > 1 ? part.id + " " : "", t.speedup, t.target);
+    }
+    return fmt::format("{}: {} (correct; {})", r.lab, score, perf.empty() ? "not timed" : perf);
+}
+
+std::string render_text(const lab_result& r, bool color) {
+    const palette p{color};
+    std::string out;
+    out += p.bold(fmt::format("{} ", r.lab)) +
+           p.dim(r.backend.empty() ? fmt::format("[seed {}]", r.seed)
+                                  : fmt::format("[{}: {}, seed {}]", r.backend == "gpu" ? "GPU" : "CPU emulation",
+                                                r.device, r.seed)) +
+           "\n";
+    for (const auto& note : r.notes) out += p.warn("note: ") + note + "\n";
+    if (!r.infrastructure_error.empty()) {
+        out += p.bad("error: ") + r.infrastructure_error + "\n";
+    } else {
+        out += "\n";
+        render_correctness(out, r, p);
+        render_timing(out, r, p);
+        render_checks(out, r, p);
+    }
+    const std::string line = summary_line(r);
+    out += "\n" + (r.passed ? p.good(line) : p.bad(line)) + "\n";
+    return out;
+}
+
+}  // namespace course

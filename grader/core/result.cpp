@@ -1,0 +1,132 @@
+#include "core/result.hpp"
+
+#include <cmath>
+
+namespace course {
+
+std::string to_string(correctness_status s) {
+    switch (s) {
+    case correctness_status::passed: return "passed";
+    case correctness_status::failed: return "failed";
+    case correctness_status::crashed: return "crashed";
+    case correctness_status::timed_out: return "timed_out";
+    case correctness_status::not_run: return "not_run";
+    }
+    return "unknown";
+}
+
+std::string to_string(timing_status s) {
+    switch (s) {
+    case timing_status::measured: return "measured";
+    case timing_status::not_measured: return "not_measured";
+    case timing_status::failed: return "failed";
+    }
+    return "unknown";
+}
+
+std::string to_string(check_status s) {
+    switch (s) {
+    case check_status::passed: return "passed";
+    case check_status::failed: return "failed";
+    case check_status::skipped: return "skipped";
+    }
+    return "unknown";
+}
+
+namespace {
+// JSON has no NaN; a kernel's NaN output is reported as null with the text in "detail".
+nlohmann::json number_or_null(double x) {
+    return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
+}  // namespace
+
+void to_json(nlohmann::json& j, const case_record& r) {
+    j = {{"part", r.part},           {"input", r.input},         {"size", r.size},
+         {"n", r.n},                 {"ok", r.ok},               {"fault", r.fault},
+         {"untouched", r.untouched}, {"guard_hit", r.guard_hit}, {"expected", number_or_null(r.expected)},
+         {"got", number_or_null(r.got)}, {"tolerance", number_or_null(r.tolerance)}, {"detail", r.detail}};
+}
+
+void from_json(const nlohmann::json& j, case_record& r) {
+    auto num = [&](const char* key) {
+        return j.contains(key) && j[key].is_number() ? j[key].get<double>() : std::nan("");
+    };
+    r.part = j.value("part", "");
+    r.input = j.value("input", "");
+    r.size = j.value("size", "");
+    r.n = j.value("n", std::uint64_t{0});
+    r.ok = j.value("ok", false);
+    r.fault = j.value("fault", false);
+    r.untouched = j.value("untouched", false);
+    r.guard_hit = j.value("guard_hit", false);
+    r.expected = num("expected");
+    r.got = num("got");
+    r.tolerance = num("tolerance");
+    r.detail = j.value("detail", "");
+}
+
+void to_json(nlohmann::json& j, const correctness_result& r) {
+    j = {{"status", to_string(r.status)}, {"cases", r.cases},  {"failed", r.failed},
+         {"failures", r.failures},        {"hint", r.hint},    {"message", r.message}};
+}
+
+void to_json(nlohmann::json& j, const kernel_time& r) {
+    j = {{"role", r.role}, {"kernel", r.kernel}, {"median_ms", r.median_ms},
+         {"gbps", r.gbps}, {"pct_of_copy", r.pct_of_copy}};
+}
+
+void to_json(nlohmann::json& j, const timing_result& r) {
+    j = {{"status", to_string(r.status)},
+         {"reason", r.reason},
+         {"problem", r.problem},
+         {"kernels", r.kernels},
+         {"speedup", r.speedup},
+         {"speedup_ci", {r.speedup_lo, r.speedup_hi}},
+         {"reference_speedup", r.reference_speedup},
+         {"target", r.target},
+         {"credit", r.credit},
+         {"verdict", r.status == timing_status::measured ? to_string(r.verdict) : "none"},
+         {"rounds", r.rounds},
+         {"reference_cv", r.reference_cv},
+         {"implausible", r.implausible},
+         {"copy_gbps", r.copy_gbps},
+         {"peak_gbps", r.peak_gbps},
+         {"recheck", r.recheck}};
+}
+
+void to_json(nlohmann::json& j, const check_result& r) {
+    j = {{"name", r.name}, {"status", to_string(r.status)}, {"detail", r.detail}};
+}
+
+void to_json(nlohmann::json& j, const part_result& r) {
+    j = {{"id", r.id},
+         {"title", r.title},
+         {"kernel", r.kernel},
+         {"correctness", r.correctness},
+         {"timing", r.timing},
+         {"checks", r.checks},
+         {"correctness_points", r.correctness_points},
+         {"performance_points", r.performance_points},
+         {"score", r.score()},
+         {"correctness_max", r.correctness_max},
+         {"performance_max", r.performance_max},
+         {"max_points", r.max_points()}};
+}
+
+void to_json(nlohmann::json& j, const lab_result& r) {
+    j = {{"lab", r.lab},
+         {"backend", r.backend},
+         {"device", r.device},
+         {"seed", r.seed},
+         {"started_at", r.started_at},
+         {"parts", r.parts},
+         {"notes", r.notes},
+         {"infrastructure_error", r.infrastructure_error},
+         {"score", r.score},
+         {"max_score", r.max_score},
+         {"passed", r.passed},
+         {"exit_code", r.exit_code},
+         {"summary", r.summary}};
+}
+
+}  // namespace course

@@ -1,0 +1,120 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/scoring.hpp"
+
+namespace course {
+
+// One correctness case as the worker reported it.
+struct case_record {
+    std::string part;
+    std::string input;  // input kind, e.g. "ones"
+    std::string size;   // "n=257" or "31x33"
+    std::uint64_t n = 0;  // element count (rows*cols for matrices)
+    bool ok = false;
+    bool fault = false;      // the run threw: a CUDA error, an emulator diagnosis, a crash
+    bool untouched = false;  // the output still held the poison pattern
+    bool guard_hit = false;  // a guard word past the end of an output was overwritten
+    double expected = 0;
+    double got = 0;
+    double tolerance = 0;
+    std::string detail;  // what went wrong, in words
+};
+
+enum class correctness_status { passed, failed, crashed, timed_out, not_run };
+std::string to_string(correctness_status s);
+
+struct correctness_result {
+    correctness_status status = correctness_status::not_run;
+    int cases = 0;
+    int failed = 0;
+    std::vector<case_record> failures;  // the first failure of each input kind
+    std::string hint;
+    std::string message;  // crash or timeout details
+};
+
+enum class timing_status { measured, not_measured, failed };
+std::string to_string(timing_status s);
+
+struct kernel_time {
+    std::string role;    // naive, reference, student
+    std::string kernel;  // kernel name
+    double median_ms = 0;
+    double gbps = 0;
+    double pct_of_copy = 0;  // percent of the measured device-to-device copy bandwidth
+};
+
+struct timing_result {
+    timing_status status = timing_status::not_measured;
+    std::string reason;  // why not measured, or what failed
+    std::string problem;  // e.g. "n=33554432"
+    std::vector<kernel_time> kernels;
+    double speedup = 0;  // t_naive / t_student (median of per-round ratios)
+    double speedup_lo = 0;
+    double speedup_hi = 0;
+    double reference_speedup = 0;
+    double target = 0;
+    double credit = 0;
+    perf_verdict verdict = perf_verdict::inconclusive;
+    int rounds = 0;
+    double reference_cv = 0;  // coefficient of variation of the reference's per-round speedup
+    bool implausible = false;
+    double copy_gbps = 0;
+    double peak_gbps = 0;
+    std::string recheck;  // empty when the post-timing re-check passed
+};
+
+enum class check_status { passed, failed, skipped };
+std::string to_string(check_status s);
+
+struct check_result {
+    std::string name;
+    check_status status = check_status::skipped;
+    std::string detail;
+};
+
+struct part_result {
+    std::string id;
+    std::string title;
+    std::string kernel;
+    correctness_result correctness;
+    timing_result timing;
+    std::vector<check_result> checks;
+    double correctness_points = 0;
+    double performance_points = 0;
+    double correctness_max = 0;
+    double performance_max = 0;  // 0 when performance is not graded (CPU backend, "omit")
+    double score() const { return correctness_points + performance_points; }
+    double max_points() const { return correctness_max + performance_max; }
+};
+
+struct lab_result {
+    std::string lab;
+    std::string backend;  // "gpu" or "emulated"
+    std::string device;
+    std::uint64_t seed = 0;
+    std::string started_at;  // ISO 8601, UTC
+    std::vector<part_result> parts;
+    std::vector<std::string> notes;
+    std::string infrastructure_error;  // set when grading could not be done at all
+    double score = 0;
+    double max_score = 0;
+    bool passed = false;
+    int exit_code = 2;
+    std::string summary;  // the one-line verdict
+};
+
+void to_json(nlohmann::json& j, const case_record& r);
+void from_json(const nlohmann::json& j, case_record& r);
+void to_json(nlohmann::json& j, const correctness_result& r);
+void to_json(nlohmann::json& j, const kernel_time& r);
+void to_json(nlohmann::json& j, const timing_result& r);
+void to_json(nlohmann::json& j, const check_result& r);
+void to_json(nlohmann::json& j, const part_result& r);
+void to_json(nlohmann::json& j, const lab_result& r);
+
+}  // namespace course

@@ -1,0 +1,423 @@
+#include "supervisor/grade_lab.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/hints.hpp"
+#include "core/inputs.hpp"
+#include "core/report.hpp"
+#include "core/timing_analysis.hpp"
+#include "supervisor/worker_process.hpp"
+
+namespace course {
+
+namespace {
+
+std::string join(const std::vector<std::string>& items, const char* sep = ",") {
+    std::string out;
+    for (const auto& s : items) out += (out.empty() ? "" : sep) + s;
+    return out;
+}
+
+template <typename T>
+std::string join_numbers(const std::vector<T>& items) {
+    std::string out;
+    for (const auto& x : items) out += (out.empty() ? "" : ",") + std::to_string(x);
+    return out;
+}
+
+std::string utc_now() {
+    const std::time_t t = std::time(nullptr);
+    char buf[32];
+    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+    return buf;
+}
+
+// The last few lines a dead worker printed: usually the reason it died.
+std::string last_lines(const std::string& text, int lines) {
+    std::size_t pos = text.size();
+    while (pos > 0 && (text[pos - 1] == '\n' || text[pos - 1] == ' ')) --pos;
+    std::size_t start = pos;
+    for (int seen = 0; start > 0; --start) {
+        if (text[start - 1] == '\n' && ++seen == lines) break;
+    }
+    return text.substr(start, pos - start);
+}
+
+struct part_meta {
+    std::string id, title, kernel, kind;
+    std::uint64_t elements_per_block = 0;
+};
+
+struct session {
+    const grade_options& opt;
+    const policy& pol;
+    std::string worker;  // path of the worker binary in use
+    std::string backend;
+    std::uint64_t seed = 0;
+    std::vector<part_meta> parts;
+
+    void say(const std::string& line) const {
+        if (opt.progress) opt.progress(line);
+    }
+};
+
+bool executable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
+
+std::string worker_path(const grade_options& opt, const char* backend) {
+    return opt.worker_dir + "/" + opt.lab + "_worker_" + backend;
+}
+
+// Runs `describe`; returns the hello event, or an error text.
+std::pair<nlohmann::json, std::string> describe(const std::string& worker) {
+    const worker_run run = run_worker({worker, "--events-fd", "3", "describe"}, {60, 120});
+    for (const auto& ev : run.events) {
+        if (ev.value("event", "") == "hello") return {ev, ""};
+        if (ev.value("event", "") == "error") return {nlohmann::json(), ev.value("message", "unknown error")};
+    }
+    return {nlohmann::json(), "the worker " + run.describe_end() + ": " + last_lines(run.output_tail, 5)};
+}
+
+// Picks the backend and learns the lab's parts. Returns "" or an infrastructure error.
+std::string environment_check(session& s, lab_result& r) {
+    const std::string gpu = worker_path(s.opt, "gpu");
+    const std::string emu = worker_path(s.opt, "emu");
+    nlohmann::json hello;
+    if (!s.opt.force_emulate && executable(gpu)) {
+        std::string err;
+        std::tie(hello, err) = describe(gpu);
+        if (err.empty()) {
+            s.worker = gpu;
+            s.backend = "gpu";
+        } else {
+            r.notes.push_back("No GPU: " + err + ".");
+        }
+    } else if (!s.opt.force_emulate) {
+        r.notes.push_back("This build has no GPU grader (no CUDA Toolkit when it was configured).");
+    }
+    if (s.worker.empty()) {
+        if (!executable(emu)) {
+            return s.opt.force_emulate ? "the CPU emulation grader for " + s.opt.lab + " is not built"
+                                       : "no GPU, and the CPU emulation grader for " + s.opt.lab + " is not built";
+        }
+        std::string err;
+        std::tie(hello, err) = describe(emu);
+        if (!err.empty()) return "the CPU emulation grader failed to start: " + err;
+        s.worker = emu;
+        s.backend = "emulated";
+        r.notes.push_back("Grading correctness only, on the CPU emulator: timing needs an NVIDIA GPU.");
+    }
+    r.backend = s.backend;
+    r.device = hello["device"].value("name", "unknown device");
+    for (const auto& p : hello["parts"]) {
+        s.parts.push_back({p.value("id", ""), p.value("title", ""), p.value("kernel", ""), p.value("kind", ""),
+                           p.value("elements_per_block", std::uint64_t{0})});
+    }
+    if (s.parts.empty()) return "the worker reported no parts for " + s.opt.lab;
+    return "";
+}
+
+// Runs a phase over `ids`, restarting the worker for the parts it did not finish when it
+// dies: a crash or hang in one part costs that part only. `make_args` builds the argument
+// list for a set of part ids; `done_event` is the event that closes a part.
+// `on_unfinished` receives the part a dead worker was on and why.
+void run_phase(const session& s, std::vector<std::string> ids, const worker_limits& limits,
+               const std::function<std::vector<std::string>(const std::vector<std::string>&)>& make_args,
+               const std::set<std::string>& done_events, const std::function<void(const nlohmann::json&)>& on_event,
+               const std::function<void(const std::string& id, const worker_run&, const std::string& in_flight)>&
+                   on_unfinished) {
+    while (!ids.empty()) {
+        std::set<std::string> finished;
+        std::string current_part, in_flight;
+        std::vector<std::string> argv = {s.worker, "--events-fd", "3"};
+        for (auto& a : make_args(ids)) argv.push_back(a);
+        const worker_run run = run_worker(argv, limits, [&](const nlohmann::json& ev) {
+            const std::string type = ev.value("event", "");
+            if (type == "case_begin") {
+                current_part = ev.value("part", "");
+                in_flight = ev.value("input", "") + " input, " + ev.value("size", "");
+            } else if (type == "timing_begin") {
+                current_part = ev.value("part", "");
+                in_flight = "timing";
+            } else if (done_events.count(type)) {
+                finished.insert(ev.value("part", ""));
+            }
+            on_event(ev);
+        });
+        std::vector<std::string> left;
+        for (const auto& id : ids)
+            if (!finished.count(id)) left.push_back(id);
+        if (left.empty()) return;
+        // The worker stopped early. Blame the part it was on (or the first unfinished one).
+        const std::string culprit =
+            std::find(left.begin(), left.end(), current_part) != left.end() ? current_part : left.front();
+        on_unfinished(culprit, run, current_part == culprit ? in_flight : "");
+        left.erase(std::find(left.begin(), left.end(), culprit));
+        ids = left;
+    }
+}
+
+void correctness_phase(const session& s, std::map<std::string, part_result>& results) {
+    const bool emulated = s.backend == "emulated";
+    const auto& sizes = emulated ? s.pol.sizes_emulated : s.pol.sizes;
+    const auto& shapes = emulated ? s.pol.shapes_emulated : s.pol.shapes;
+    std::map<std::string, std::vector<case_record>> records;
+    std::vector<std::string> ids;
+    for (const auto& p : s.parts) ids.push_back(p.id);
+    s.say("correctness: " + std::to_string(ids.size()) + " part(s) on the " +
+          (emulated ? "CPU emulator" : "GPU"));
+
+    run_phase(
+        s, ids, {s.pol.case_timeout_seconds, 3600},
+        [&](const std::vector<std::string>& which) {
+            return std::vector<std::string>{"correctness",
+                                            "--parts",
+                                            join(which),
+                                            "--seed",
+                                            std::to_string(s.seed),
+                                            "--tolerance-c",
+                                            fmt::format("{}", s.pol.tolerance_c),
+                                            "--inputs",
+                                            join(s.pol.reduction_inputs),
+                                            "--sizes",
+                                            join_numbers(sizes),
+                                            "--shapes",
+                                            join(shapes)};
+        },
+        {"part_correctness"},
+        [&](const nlohmann::json& ev) {
+            const std::string type = ev.value("event", "");
+            if (type == "case_end") {
+                const case_record rec = ev.at("record").get<case_record>();
+                records[rec.part].push_back(rec);
+            } else if (type == "part_correctness") {
+                auto& c = results[ev.value("part", "")].correctness;
+                c.cases = ev.value("cases", 0);
+                c.failed = ev.value("failed", 0);
+                c.status = ev.value("passed", false) ? correctness_status::passed
+                           : ev.value("sticky", false) ? correctness_status::crashed
+                                                       : correctness_status::failed;
+            }
+        },
+        [&](const std::string& id, const worker_run& run, const std::string& in_flight) {
+            auto& c = results[id].correctness;
+            c.status = run.timed_out ? correctness_status::timed_out : correctness_status::crashed;
+            c.message = "the grader's worker " + run.describe_end() +
+                        (in_flight.empty() ? "" : " while running the " + in_flight + " case");
+            const std::string tail = last_lines(run.output_tail, 6);
+            if (!tail.empty()) c.message += "; its last output:\n" + tail;
+            c.cases = static_cast<int>(records[id].size()) + 1;
+            c.failed = 1;
+            for (const auto& r : records[id])
+                if (!r.ok) ++c.failed;
+        });
+
+    for (const auto& meta : s.parts) {
+        auto& c = results[meta.id].correctness;
+        const auto& recs = records[meta.id];
+        std::set<std::string> kinds_seen;
+        for (const auto& rec : recs) {
+            if (!rec.ok && kinds_seen.insert(rec.input).second) c.failures.push_back(rec);
+        }
+        c.hint = meta.kind == "reduction" ? reduction_hint(recs, meta.elements_per_block) : movement_hint(recs, 32);
+        s.say(fmt::format("  part {}: {}", meta.id, to_string(c.status)));
+    }
+}
+
+timing_samples samples_from_event(const nlohmann::json& ev) {
+    timing_samples t;
+    t.problem = ev.value("problem", "");
+    t.bytes = ev.value("bytes", 0.0);
+    t.copy_gbps = ev.value("copy_gbps", 0.0);
+    t.peak_gbps = ev.value("peak_gbps", 0.0);
+    const auto& ks = ev.at("kernels");
+    for (int k = 0; k < 3 && k < static_cast<int>(ks.size()); ++k) {
+        t.kernel[k] = ks[k].value("kernel", "");
+        t.ms[k] = ks[k].at("ms").get<std::vector<double>>();
+    }
+    return t;
+}
+
+void timing_phase(const session& s, std::map<std::string, part_result>& results) {
+    std::vector<std::string> ids;
+    for (const auto& p : s.parts) {
+        auto& t = results[p.id].timing;
+        if (results[p.id].correctness.status == correctness_status::passed) {
+            ids.push_back(p.id);
+        } else {
+            t.reason = "not timed: the kernel is not correct";
+        }
+    }
+    if (ids.empty()) return;
+    const lab_policy& lp = s.pol.lab(s.opt.lab);
+    const timing_rule rule{lp.threshold_fraction, lp.floor_fraction, s.pol.confidence, s.pol.implausible_fraction};
+    std::map<std::string, timing_samples> samples;
+    std::map<std::string, std::string> recheck;
+
+    auto measure = [&](const std::vector<std::string>& which, int rounds, int pass) {
+        s.say(fmt::format("performance: {} round(s) for part(s) {}", rounds, join(which, ", ")));
+        run_phase(
+            s, which, {s.pol.timing_timeout_seconds, 3600},
+            [&](const std::vector<std::string>& w) {
+                std::vector<std::string> args = {"timing",
+                                                 "--parts",
+                                                 join(w),
+                                                 "--seed",
+                                                 std::to_string(s.seed + pass),
+                                                 "--tolerance-c",
+                                                 fmt::format("{}", s.pol.tolerance_c),
+                                                 "--n",
+                                                 std::to_string(s.pol.reduction_n),
+                                                 "--shape",
+                                                 s.pol.transpose_shape,
+                                                 "--records",
+                                                 std::to_string(s.pol.records_n),
+                                                 "--rounds",
+                                                 std::to_string(rounds),
+                                                 "--warmup",
+                                                 std::to_string(s.pol.warmup),
+                                                 "--flush-bytes",
+                                                 std::to_string(s.pol.flush_bytes)};
+                if (!s.opt.benchmark_out.empty()) {
+                    args.push_back("--benchmark-out");
+                    args.push_back(pass == 0 ? s.opt.benchmark_out : s.opt.benchmark_out + ".remeasure.json");
+                }
+                return args;
+            },
+            {"timing", "timing_failed"},
+            [&](const nlohmann::json& ev) {
+                const std::string type = ev.value("event", "");
+                const std::string id = ev.value("part", "");
+                if (type == "timing") {
+                    const timing_samples fresh = samples_from_event(ev);
+                    auto& acc = samples[id];
+                    if (acc.ms[0].empty()) {
+                        acc = fresh;
+                    } else {
+                        for (int k = 0; k < 3; ++k) acc.ms[k].insert(acc.ms[k].end(), fresh.ms[k].begin(), fresh.ms[k].end());
+                    }
+                    if (!ev.value("recheck", "").empty()) recheck[id] = ev.value("recheck", "");
+                } else if (type == "timing_failed") {
+                    results[id].timing.status = timing_status::failed;
+                    results[id].timing.reason = "timing failed: " + ev.value("message", "");
+                }
+            },
+            [&](const std::string& id, const worker_run& run, const std::string&) {
+                results[id].timing.status = timing_status::failed;
+                results[id].timing.reason = "timing failed: the worker " + run.describe_end();
+            });
+    };
+
+    measure(ids, s.pol.rounds, 0);
+    std::vector<std::string> undecided;
+    for (const auto& id : ids) {
+        if (!samples.count(id)) continue;
+        if (analyze_timing(samples[id], rule).verdict == perf_verdict::inconclusive) undecided.push_back(id);
+    }
+    if (!undecided.empty() && s.pol.max_rounds > s.pol.rounds) {
+        s.say("performance: too noisy to decide; measuring again");
+        measure(undecided, s.pol.max_rounds - s.pol.rounds, 1);
+    }
+    for (const auto& id : ids) {
+        auto& t = results[id].timing;
+        if (!samples.count(id)) {
+            if (t.status != timing_status::failed) {
+                t.status = timing_status::failed;
+                t.reason = "timing failed: no samples";
+            }
+            continue;
+        }
+        t = analyze_timing(samples[id], rule);
+        if (recheck.count(id)) {
+            t.recheck = recheck[id];
+            t.credit = 0;
+        }
+    }
+}
+
+}  // namespace
+
+void score_lab(lab_result& r, const policy& pol) {
+    if (!r.infrastructure_error.empty()) {
+        r.exit_code = 2;
+        r.passed = false;
+        r.summary = summary_line(r);
+        return;
+    }
+    const lab_policy& lp = pol.lab(r.lab);
+    const bool gpu = r.backend == "gpu";
+    const bool perf_in_max = gpu || pol.emulated_performance == "pending";
+    const double part_max = r.parts.empty() ? 0 : lp.points / r.parts.size();
+    r.score = r.max_score = 0;
+    bool all_ok = !r.parts.empty();
+    for (auto& part : r.parts) {
+        const bool correct = part.correctness.status == correctness_status::passed;
+        const bool check_failed = std::any_of(part.checks.begin(), part.checks.end(),
+                                              [](const check_result& c) { return c.status == check_status::failed; });
+        const double credit =
+            part.timing.status == timing_status::measured && !check_failed ? part.timing.credit : 0.0;
+        const part_points pts = score_part(part_max, lp.correctness_weight, correct, credit);
+        part.correctness_max = part_max * lp.correctness_weight;
+        part.performance_max = perf_in_max ? part_max * (1.0 - lp.correctness_weight) : 0.0;
+        part.correctness_points = pts.correctness;
+        part.performance_points = perf_in_max ? pts.performance : 0.0;
+        r.score += part.score();
+        r.max_score += part.max_points();
+        bool ok = correct && !check_failed;
+        if (gpu) {
+            const auto& t = part.timing;
+            ok = ok && t.status == timing_status::measured && t.verdict == perf_verdict::meets_target &&
+                 t.recheck.empty() && !t.implausible;
+        }
+        all_ok = all_ok && ok;
+    }
+    r.passed = all_ok;
+    r.exit_code = all_ok ? 0 : 1;
+    r.summary = summary_line(r);
+}
+
+lab_result grade_lab(const grade_options& opt, const policy& pol) {
+    lab_result r;
+    r.lab = opt.lab;
+    r.started_at = utc_now();
+    session s{opt, pol, "", "", 0, {}};
+    s.seed = opt.seed ? *opt.seed : fresh_seed();
+    r.seed = s.seed;
+
+    try {
+        (void)pol.lab(opt.lab);
+        if (const std::string err = environment_check(s, r); !err.empty()) {
+            r.infrastructure_error = err;
+            score_lab(r, pol);
+            return r;
+        }
+        std::map<std::string, part_result> results;
+        correctness_phase(s, results);
+        if (s.backend == "gpu") {
+            timing_phase(s, results);
+        } else {
+            for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator checks correctness only";
+        }
+        for (const auto& meta : s.parts) {
+            part_result pr = results[meta.id];
+            pr.id = meta.id;
+            pr.title = meta.title;
+            pr.kernel = meta.kernel;
+            r.parts.push_back(pr);
+        }
+    } catch (const std::exception& e) {
+        r.infrastructure_error = e.what();
+    }
+    score_lab(r, pol);
+    return r;
+}
+
+}  // namespace course

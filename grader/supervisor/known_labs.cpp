@@ -1,0 +1,22 @@
+#include "supervisor/known_labs.hpp"
+
+namespace course {
+
+const std::vector<lab_entry>& known_labs() {
+    static const std::vector<lab_entry> labs = {{"lab1", "lab1_divergent"}};
+    return labs;
+}
+
+bool is_known_lab(const std::string& name) {
+    for (const auto& l : known_labs())
+        if (name == l.name) return true;
+    return false;
+}
+
+std::string known_labs_text() {
+    std::string out;
+    for (const auto& l : known_labs()) out += (out.empty() ? "" : ", ") + std::string(l.name);
+    return out;
+}
+
+}  // namespace course

@@ -1,0 +1,16 @@
+#pragma once
+#include <string>
+#include <vector>
+
+namespace course {
+
+// The labs, in course order: short name (what `./grade` takes) and folder under labs/.
+struct lab_entry {
+    const char* name;
+    const char* folder;
+};
+const std::vector<lab_entry>& known_labs();
+bool is_known_lab(const std::string& name);
+std::string known_labs_text();  // "lab1, lab2, lab3, lab4, lab5"
+
+}  // namespace course

@@ -1,0 +1,107 @@
+// The grader: `grader lab3 [options]`. Runs the lab's workers, scores the result and
+// writes the reports. Exit codes: 0 all passed, 1 something failed, 2 usage or
+// infrastructure problem (docs/grading.md).
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <iostream>
+
+#include "core/policy.hpp"
+#include "core/report.hpp"
+#include "supervisor/grade_lab.hpp"
+#include "supervisor/known_labs.hpp"
+
+namespace {
+
+std::string self_dir() {
+    std::error_code ec;
+    const auto exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::string(".") : exe.parent_path().string();
+}
+
+bool want_color() {
+    const char* no_color = std::getenv("NO_COLOR");
+    return ::isatty(STDOUT_FILENO) && (no_color == nullptr || *no_color == '\0');
+}
+
+struct outputs {
+    std::string json, gradescope, junit, text, benchmark;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"Grades one lab: correctness on every backend, speed against the naive baseline on a GPU."};
+    std::string lab, policy_file, worker_dir = self_dir();
+    bool emulate = false, quiet = false, no_color = false;
+    std::uint64_t seed = 0;
+    outputs out;
+    app.add_option("lab", lab, "The lab to grade: " + course::known_labs_text())->required();
+    app.add_flag("--emulate", emulate, "Grade correctness on the CPU emulator even if a GPU is present");
+    app.add_option("--policy", policy_file, "Policy file merged over the defaults")->check(CLI::ExistingFile);
+    auto* seed_opt = app.add_option("--seed", seed, "Seed for the random inputs (printed in every report)");
+    app.add_option("--json", out.json, "Write the whole result as JSON");
+    app.add_option("--gradescope", out.gradescope, "Write Gradescope's results.json");
+    app.add_option("--junit", out.junit, "Write JUnit XML");
+    app.add_option("--text", out.text, "Write the human report (without colours)");
+    app.add_option("--benchmark-out", out.benchmark, "Write the Google Benchmark JSON of the timing runs");
+    app.add_option("--worker-dir", worker_dir, "Folder of the lab workers (default: next to this program)");
+    app.add_flag("--quiet", quiet, "No progress lines on stderr");
+    app.add_flag("--no-color", no_color, "No colours (NO_COLOR in the environment does the same)");
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int code = app.exit(e);
+        return code == 0 ? 0 : 2;
+    }
+
+    if (!course::is_known_lab(lab)) {
+        std::cerr << "grader: unknown lab '" << lab << "'; the labs are " << course::known_labs_text() << "\n";
+        return 2;
+    }
+    for (const std::string* path : {&out.json, &out.gradescope, &out.junit, &out.text, &out.benchmark}) {
+        if (path->empty()) continue;
+        if (const std::string problem = course::output_path_problem(*path); !problem.empty()) {
+            std::cerr << "grader: cannot write " << *path << ": " << problem << "\n";
+            return 2;
+        }
+    }
+
+    course::policy pol;
+    try {
+        pol = course::load_policy(policy_file);
+    } catch (const std::exception& e) {
+        std::cerr << "grader: " << e.what() << "\n";
+        return 2;
+    }
+
+    course::grade_options opt;
+    opt.lab = lab;
+    opt.worker_dir = worker_dir;
+    opt.force_emulate = emulate;
+    if (*seed_opt) opt.seed = seed;
+    opt.benchmark_out = out.benchmark;
+    if (!quiet) opt.progress = [](const std::string& line) { std::cerr << "[grade] " << line << "\n"; };
+
+    const course::lab_result result = course::grade_lab(opt, pol);
+    std::cout << course::render_text(result, want_color() && !no_color) << std::flush;
+
+    int exit_code = result.exit_code;
+    auto write = [&](const std::string& path, const std::string& content) {
+        if (path.empty()) return;
+        try {
+            course::write_file_atomic(path, content);
+        } catch (const std::exception& e) {
+            std::cerr << "grader: " << e.what() << "\n";
+            exit_code = 2;
+        }
+    };
+    write(out.json, nlohmann::json(result).dump(2) + "\n");
+    write(out.gradescope, course::to_gradescope(result).dump(2) + "\n");
+    write(out.junit, course::to_junit_xml(result));
+    write(out.text, course::render_text(result, false));
+    return exit_code;
+}

@@ -1,0 +1,64 @@
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "core/policy.hpp"
+
+using namespace course;
+
+namespace {
+std::string write_temp(const std::string& text) {
+    char name[] = "/tmp/policy_testXXXXXX";
+    const int fd = mkstemp(name);
+    REQUIRE(fd >= 0);
+    close(fd);
+    std::ofstream(name) << text;
+    return name;
+}
+}  // namespace
+
+TEST_CASE("the built-in defaults parse and hold the documented values") {
+    const policy p = load_policy("");
+    CHECK(p.tolerance_c == 3.0);
+    CHECK(p.rounds == 21);
+    CHECK(p.max_rounds == 63);
+    CHECK(p.flush_bytes == 268435456u);
+    CHECK(p.reduction_n == 33554432u);
+    CHECK(p.sizes.front() == 1u);
+    CHECK(p.sizes.back() == 33554432u);
+    CHECK(p.sizes_emulated.size() == 12);
+    CHECK(p.emulated_performance == "omit");
+    CHECK(p.lab("lab1").points == 100.0);
+    CHECK(p.lab("lab1").correctness_weight == 0.6);
+    CHECK_THROWS_AS(p.lab("lab9"), policy_error);
+}
+
+TEST_CASE("an instructor's file overrides only the keys it names") {
+    const std::string path = write_temp(R"({
+        // comments are allowed
+        "timing": {"rounds": 31},
+        "labs": {"lab1": {"points": 50}}
+    })");
+    const policy p = load_policy(path);
+    CHECK(p.rounds == 31);
+    CHECK(p.max_rounds == 63);
+    CHECK(p.lab("lab1").points == 50.0);
+    CHECK(p.lab("lab1").threshold_fraction == 0.85);
+    std::remove(path.c_str());
+}
+
+TEST_CASE("bad policies are rejected with a message naming the key") {
+    const std::string bad_type = write_temp(R"({"timing": {"rounds": "many"}})");
+    CHECK_THROWS_WITH_AS(load_policy(bad_type), doctest::Contains("timing.rounds"), policy_error);
+    const std::string bad_value = write_temp(R"({"emulated_performance": "maybe"})");
+    CHECK_THROWS_WITH_AS(load_policy(bad_value), doctest::Contains("emulated_performance"), policy_error);
+    const std::string not_json = write_temp("{ rounds = 3 }");
+    CHECK_THROWS_WITH_AS(load_policy(not_json), doctest::Contains("not valid JSON"), policy_error);
+    CHECK_THROWS_WITH_AS(load_policy("/nonexistent/policy.json"), doctest::Contains("cannot read"), policy_error);
+    std::remove(bad_type.c_str());
+    std::remove(bad_value.c_str());
+    std::remove(not_json.c_str());
+}

@@ -1,0 +1,119 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+
+#include "core/report.hpp"
+
+using namespace course;
+
+namespace {
+lab_result sample_result() {
+    lab_result r;
+    r.lab = "lab3";
+    r.backend = "gpu";
+    r.device = "NVIDIA H200";
+    r.seed = 42;
+    r.score = 87;
+    r.max_score = 100;
+    r.exit_code = 1;
+    part_result a;
+    a.id = "A";
+    a.kernel = "reduce_first_add";
+    a.correctness.status = correctness_status::passed;
+    a.correctness.cases = 52;
+    a.correctness_max = 30;
+    a.performance_max = 20;
+    a.correctness_points = 30;
+    a.performance_points = 17;
+    a.timing.status = timing_status::measured;
+    a.timing.speedup = 4.1;
+    a.timing.target = 4.0;
+    a.timing.verdict = perf_verdict::meets_target;
+    part_result b;
+    b.id = "B";
+    b.kernel = "reduce <warp> & \"tail\"";
+    b.correctness.status = correctness_status::failed;
+    b.correctness.cases = 52;
+    b.correctness.failed = 3;
+    b.correctness_max = 30;
+    b.performance_max = 20;
+    case_record f;
+    f.input = "random";
+    f.size = "n=257";
+    f.expected = 128.5;
+    f.got = 127.0;
+    b.correctness.failures.push_back(f);
+    b.checks.push_back({"no_libraries", check_status::skipped, "nm not found"});
+    r.parts = {a, b};
+    return r;
+}
+}  // namespace
+
+TEST_CASE("summary line") {
+    lab_result r = sample_result();
+    CHECK(summary_line(r) == "lab3: 87/100 (not correct: part B)");
+    r.parts[1].correctness.status = correctness_status::passed;
+    r.parts.pop_back();
+    CHECK(summary_line(r) == "lab3: 87/100 (correct; 4.10x vs naive, target 4.00x)");
+    r.backend = "emulated";
+    CHECK(summary_line(r) == "lab3: 87/100 (correct; performance needs a GPU)");
+}
+
+TEST_CASE("the text report has no colour codes unless asked") {
+    const lab_result r = sample_result();
+    const std::string plain = render_text(r, false);
+    CHECK(plain.find('\033') == std::string::npos);
+    CHECK(plain.find("expected 128.5, got 127") != std::string::npos);
+    CHECK(render_text(r, true).find("\033[") != std::string::npos);
+}
+
+TEST_CASE("Gradescope results.json has the fields of the spec") {
+    const nlohmann::json g = to_gradescope(sample_result());
+    CHECK(g["score"] == 87.0);
+    CHECK(g["visibility"] == "visible");
+    REQUIRE(g["tests"].size() == 4);  // the skipped check worth 0 points is left out
+    const auto& t0 = g["tests"][0];
+    CHECK(t0["name"] == "Part A correctness (reduce_first_add)");
+    CHECK(t0["score"] == 30.0);
+    CHECK(t0["max_score"] == 30.0);
+    CHECK(t0["status"] == "passed");
+    CHECK(t0["visibility"] == "visible");
+    CHECK(g["tests"][2]["status"] == "failed");
+    CHECK(g["output"].get<std::string>().find("skipped: Part B check no_libraries") != std::string::npos);
+    // Round trip through text: valid JSON.
+    CHECK(nlohmann::json::parse(g.dump())["tests"].size() == 4);
+}
+
+TEST_CASE("JUnit XML counts and escapes") {
+    const std::string xml = to_junit_xml(sample_result());
+    CHECK(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", 0) == 0);
+    CHECK(xml.find("tests=\"5\" failures=\"1\" skipped=\"2\"") != std::string::npos);
+    CHECK(xml.find("reduce &lt;warp&gt; &amp; &quot;tail&quot;") != std::string::npos);
+    CHECK(xml.find("<warp>") == std::string::npos);
+    CHECK(xml_escape(std::string("a\x01z")) == "a?z");
+}
+
+TEST_CASE("the whole result serialises to JSON; NaN becomes null") {
+    lab_result r = sample_result();
+    r.parts[1].correctness.failures[0].got = std::nan("");
+    const nlohmann::json j = r;
+    CHECK(j["lab"] == "lab3");
+    CHECK(j["parts"][1]["correctness"]["failures"][0]["got"].is_null());
+    CHECK(j["parts"][0]["max_points"] == 50.0);
+}
+
+TEST_CASE("reports are written whole, and unwritable paths are caught early") {
+    const std::string path = "/tmp/course_report_test.json";
+    write_file_atomic(path, "{}\n");
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    CHECK(s.str() == "{}\n");
+    std::remove(path.c_str());
+    CHECK(output_path_problem("/nonexistent-folder/x.json") == "folder /nonexistent-folder does not exist");
+    CHECK(output_path_problem("/tmp") == "/tmp is a directory");
+    CHECK(output_path_problem("/tmp/ok.json") == "");
+    CHECK_THROWS(write_file_atomic("/nonexistent-folder/x.json", "x"));
+}

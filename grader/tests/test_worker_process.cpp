@@ -1,0 +1,40 @@
+#include <doctest/doctest.h>
+
+#include <signal.h>
+
+#include "supervisor/worker_process.hpp"
+
+using namespace course;
+
+TEST_CASE("events come from fd 3; stdout and stderr are only kept as a tail") {
+    const worker_run run = run_worker(
+        {"/bin/sh", "-c", "echo noise; echo '{\"event\":\"a\",\"x\":1}' >&3; echo oops >&2; echo 'not json' >&3"},
+        {5, 10});
+    CHECK(run.exited_normally());
+    CHECK(run.exit_code == 0);
+    REQUIRE(run.events.size() == 1);
+    CHECK(run.events[0]["event"] == "a");
+    CHECK(run.output_tail.find("noise") != std::string::npos);
+    CHECK(run.output_tail.find("oops") != std::string::npos);
+}
+
+TEST_CASE("a worker that goes quiet is killed, with its children") {
+    const worker_run run = run_worker({"/bin/sh", "-c", "sleep 30 & sleep 30"}, {0.5, 10});
+    CHECK(run.timed_out);
+    CHECK_FALSE(run.exited_normally());
+    CHECK(run.seconds < 5);
+    CHECK(run.describe_end() == "was stopped after going quiet for too long (a hang?)");
+}
+
+TEST_CASE("a crash is reported with its signal") {
+    const worker_run run = run_worker({"/bin/sh", "-c", "kill -SEGV $$"}, {5, 10});
+    CHECK(run.term_signal == SIGSEGV);
+    CHECK(run.describe_end().rfind("was killed by signal 11", 0) == 0);
+}
+
+TEST_CASE("exit codes and programs that do not exist") {
+    CHECK(run_worker({"/bin/sh", "-c", "exit 3"}, {5, 10}).exit_code == 3);
+    const worker_run missing = run_worker({"/nonexistent/worker"}, {5, 10});
+    CHECK(missing.spawn_failed);
+    CHECK(missing.output_tail.find("cannot start /nonexistent/worker") != std::string::npos);
+}

@@ -1,0 +1,31 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/inputs.hpp"
+#include "worker/part.hpp"
+
+namespace course {
+
+struct correctness_job {
+    const part* target = nullptr;
+    std::vector<std::size_t> sizes;   // reductions, AoS records
+    std::vector<std::string> shapes;  // matrices, "RxC"
+    std::vector<input_kind> inputs;   // reduction inputs
+    std::uint64_t seed = 0;
+    double tolerance_c = 3;
+};
+
+struct correctness_summary {
+    int cases = 0;
+    int failed = 0;
+    bool passed = false;  // doctest's verdict over every assertion of the part
+    bool sticky = false;  // a sticky CUDA error ended the run: the context is unusable
+};
+
+// Runs the part's doctest suite (the test cases named after its kind) and emits a
+// case_begin / case_end event around every case.
+correctness_summary run_correctness(const correctness_job& job);
+
+}  // namespace course

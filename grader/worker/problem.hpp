@@ -1,0 +1,37 @@
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "core/result.hpp"
+#include "worker/part.hpp"
+
+namespace course {
+
+// One timed problem instance: inputs on the device, and the outputs every version of
+// the part writes to. The timing loop runs the naive, reference and student versions
+// on the same instance.
+class problem {
+public:
+    virtual ~problem() = default;
+    virtual std::string label() const = 0;  // "n=33554432"
+    virtual double bytes() const = 0;       // the fewest bytes the kernel must move
+    virtual void run(const part& p) = 0;    // launches, does not synchronise
+    // Checks what the last run left in the outputs against the current input.
+    virtual case_record check_last(const part& p) = 0;
+    // Draws a new input from `seed`, runs once and checks: a kernel that caches results
+    // across calls, or only works the first time, fails here.
+    virtual case_record rerun_fresh(const part& p, std::uint64_t seed) = 0;
+};
+
+struct problem_size {
+    std::size_t n = 0;           // reductions
+    unsigned rows = 0, cols = 0;  // transpose
+    std::size_t records = 0;     // AoS to SoA
+};
+
+// The buffers are sized for all three versions (`versions`), so none reallocates.
+std::unique_ptr<problem> make_problem(part_kind kind, const problem_size& size, const part* const versions[3],
+                                      std::uint64_t seed, double tolerance_c);
+
+}  // namespace course

@@ -1,0 +1,167 @@
+#include "worker/timing.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+#include "core/stats.hpp"
+#include "course/device_buffer.hpp"
+#include "course/event_timer.hpp"
+#include "worker/events.hpp"
+
+namespace course {
+
+namespace {
+
+const char* const role_names[3] = {"naive", "reference", "student"};
+
+// A memset of a buffer far larger than the L2 between samples, so every sample reads
+// its input from DRAM, as a real workload would.
+class l2_flusher {
+public:
+    explicit l2_flusher(std::size_t bytes) : buf_(bytes, "L2 flush") {}
+    void flush(int round) { CUDA_CHECK(cudaMemsetAsync(buf_.data(), round & 0xFF, buf_.size())); }
+    device_buffer<unsigned char>& buffer() { return buf_; }
+
+private:
+    device_buffer<unsigned char> buf_;
+};
+
+// Device-to-device copy of half the flush buffer into the other half, counting bytes read
+// plus bytes written: the roof a memory-bound kernel is compared with.
+double measure_copy_gbps(l2_flusher& flusher) {
+    auto& buf = flusher.buffer();
+    const std::size_t half = buf.size() / 2;
+    event_timer timer;
+    std::vector<double> ms;
+    for (int i = 0; i < 8; ++i) {
+        timer.start();
+        CUDA_CHECK(cudaMemcpyAsync(buf.data() + half, buf.data(), half, cudaMemcpyDeviceToDevice));
+        timer.stop();
+        const double t = timer.elapsed_ms();
+        if (i > 0) ms.push_back(t);  // the first copy is the warm-up
+    }
+    return 2.0 * static_cast<double>(half) / (median(ms) * 1e-3) / 1e9;
+}
+
+// Collects Google Benchmark's JSON for every run in this process, so that a part timed
+// again still lands in one file.
+class benchmark_json {
+public:
+    void add(const std::string& text) {
+        if (text.empty()) return;
+        auto doc = nlohmann::json::parse(text, nullptr, false);
+        if (doc.is_discarded()) return;
+        if (merged_.is_null()) {
+            merged_ = doc;
+        } else {
+            for (auto& b : doc["benchmarks"]) merged_["benchmarks"].push_back(b);
+        }
+    }
+    void write(const std::string& path) const {
+        if (path.empty() || merged_.is_null()) return;
+        std::ofstream out(path);
+        out << merged_.dump(2) << "\n";
+        if (!out) throw std::runtime_error("cannot write benchmark JSON to " + path);
+    }
+
+private:
+    nlohmann::json merged_;
+};
+
+void time_part(const timing_job& job, const timed_part& tp, l2_flusher& flusher, double copy_gbps,
+               const device_info& device, benchmark_json& bench_json) {
+    const part& student = *tp.versions[2];
+    const auto prob = make_problem(student.kind, job.size, tp.versions, job.seed, job.tolerance_c);
+    for (int w = 0; w < job.warmup; ++w) {
+        for (const part* v : tp.versions) prob->run(*v);
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    std::vector<double> samples[3];
+    event_timer timer;
+    benchmark::ClearRegisteredBenchmarks();
+    for (int r = 0; r < job.rounds; ++r) {
+        for (int k = 0; k < 3; ++k) {
+            const std::string name =
+                job.lab + "/" + student.id + "/" + role_names[k] + ":" + tp.versions[k]->kernel + "/round:" +
+                std::to_string(r);
+            benchmark::RegisterBenchmark(name.c_str(), [&, r, k](benchmark::State& state) {
+                for (auto _ : state) {
+                    flusher.flush(r);
+                    timer.start();
+                    prob->run(*tp.versions[k]);
+                    timer.stop();
+                    const double ms = timer.elapsed_ms();
+                    state.SetIterationTime(ms * 1e-3);
+                    samples[k].push_back(ms);
+                }
+                state.SetBytesProcessed(static_cast<std::int64_t>(prob->bytes()) * state.iterations());
+            })
+                ->UseManualTime()
+                ->Iterations(1)
+                ->Unit(benchmark::kMillisecond);
+        }
+    }
+    std::ostringstream json_text, json_errors;
+    benchmark::JSONReporter reporter;
+    reporter.SetOutputStream(&json_text);
+    reporter.SetErrorStream(&json_errors);
+    benchmark::RunSpecifiedBenchmarks(&reporter);
+    benchmark::ClearRegisteredBenchmarks();
+    bench_json.add(json_text.str());
+
+    // The order of the rounds ends with the student's version: check what it left.
+    const case_record last = prob->check_last(student);
+    const case_record fresh = prob->rerun_fresh(student, job.seed ^ 0x5eed5eed5eedull);
+    std::string recheck;
+    if (!last.ok) recheck = "the last timed run gave a wrong result (" + last.detail + ")";
+    if (recheck.empty() && !fresh.ok)
+        recheck = "a run on fresh inputs after timing gave a wrong result (" + fresh.detail +
+                  "): does the kernel keep state between calls?";
+
+    nlohmann::json kernels = nlohmann::json::array();
+    for (int k = 0; k < 3; ++k)
+        kernels.push_back({{"role", role_names[k]}, {"kernel", tp.versions[k]->kernel}, {"ms", samples[k]}});
+    events().emit({{"event", "timing"},
+                   {"part", student.id},
+                   {"problem", prob->label()},
+                   {"bytes", prob->bytes()},
+                   {"kernels", kernels},
+                   {"copy_gbps", copy_gbps},
+                   {"peak_gbps", device.peak_gbps},
+                   {"recheck", recheck}});
+}
+
+}  // namespace
+
+void run_timing(const timing_job& job, const device_info& device) {
+    int argc = 1;
+    char arg0[] = "grader";
+    char* argv[] = {arg0, nullptr};
+    benchmark::Initialize(&argc, argv);
+    benchmark::AddCustomContext("device", device.name);
+    benchmark::AddCustomContext("sms", std::to_string(device.sms));
+    benchmark::AddCustomContext("l2_bytes", std::to_string(device.l2_bytes));
+    benchmark::AddCustomContext("cuda_runtime", std::to_string(device.runtime_version));
+
+    l2_flusher flusher(job.flush_bytes);
+    const double copy_gbps = measure_copy_gbps(flusher);
+    benchmark_json bench_json;
+    for (const auto& tp : job.parts) {
+        events().emit({{"event", "timing_begin"}, {"part", tp.versions[2]->id}});
+        try {
+            time_part(job, tp, flusher, copy_gbps, device, bench_json);
+        } catch (const cuda_error& e) {
+            events().emit({{"event", "timing_failed"}, {"part", tp.versions[2]->id}, {"message", e.what()}});
+            if (e.sticky()) throw;
+        } catch (const std::exception& e) {
+            events().emit({{"event", "timing_failed"}, {"part", tp.versions[2]->id}, {"message", e.what()}});
+        }
+    }
+    bench_json.write(job.benchmark_out);
+}
+
+}  // namespace course

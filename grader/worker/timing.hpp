@@ -1,0 +1,34 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "worker/device_info.hpp"
+#include "worker/part.hpp"
+#include "worker/problem.hpp"
+
+namespace course {
+
+// One timed part: the naive baseline, this lab's reference and the student's version.
+struct timed_part {
+    const part* versions[3] = {nullptr, nullptr, nullptr};  // naive, reference, student
+};
+
+struct timing_job {
+    std::string lab;
+    std::vector<timed_part> parts;
+    problem_size size;
+    int rounds = 21;
+    int warmup = 1;
+    std::size_t flush_bytes = 256u << 20;
+    std::uint64_t seed = 0;
+    double tolerance_c = 3;
+    std::string benchmark_out;  // Google Benchmark JSON, if not empty
+};
+
+// GPU only. Times every part in interleaved rounds through Google Benchmark with manual
+// CUDA-event time and emits one "timing" event per part with the raw samples; the
+// supervisor does the statistics and the verdict.
+void run_timing(const timing_job& job, const device_info& device);
+
+}  // namespace course

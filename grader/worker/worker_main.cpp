@@ -1,0 +1,201 @@
+#include "worker/worker_main.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <sstream>
+
+#include "course/cuda_check.hpp"
+#include "worker/correctness.hpp"
+#include "worker/device_info.hpp"
+#include "worker/events.hpp"
+#if !defined(COURSE_EMULATE)
+#include "worker/timing.hpp"
+#endif
+
+namespace course {
+
+namespace {
+
+constexpr int exit_ok = 0;
+constexpr int exit_usage = 2;
+constexpr int exit_sticky = 3;
+
+#if defined(COURSE_EMULATE)
+constexpr const char* backend_name = "emulated";
+#else
+constexpr const char* backend_name = "gpu";
+#endif
+
+std::vector<std::string> split(const std::string& s) {
+    std::vector<std::string> out;
+    std::stringstream ss(s);
+    for (std::string item; std::getline(ss, item, ',');)
+        if (!item.empty()) out.push_back(item);
+    return out;
+}
+
+const part* find_part(const lab_parts& parts, const std::string& id) {
+    for (const auto& p : parts)
+        if (p.id == id) return &p;
+    return nullptr;
+}
+
+struct loaded_lab {
+    lab_parts student, reference, baseline;
+};
+
+const part* baseline_for(const lab_config& cfg, const loaded_lab& lab, const std::string& id) {
+    if (cfg.baseline_by_id) return find_part(lab.baseline, id);
+    return lab.baseline.empty() ? nullptr : &lab.baseline.front();
+}
+
+nlohmann::json describe(const lab_config& cfg, const loaded_lab& lab, const device_info& device) {
+    nlohmann::json parts = nlohmann::json::array();
+    for (const auto& p : lab.student) {
+        const part* ref = find_part(lab.reference, p.id);
+        const part* base = baseline_for(cfg, lab, p.id);
+        parts.push_back({{"id", p.id},
+                         {"title", p.title},
+                         {"kernel", p.kernel},
+                         {"kind", to_string(p.kind)},
+                         {"elements_per_block", p.shape.elements_per_block()},
+                         {"reference_kernel", ref ? ref->kernel : ""},
+                         {"baseline_kernel", base ? base->kernel : ""}});
+    }
+    return {{"event", "hello"}, {"lab", cfg.lab}, {"backend", backend_name}, {"device", device}, {"parts", parts}};
+}
+
+std::vector<const part*> select_parts(const lab_parts& parts, const std::string& ids) {
+    std::vector<const part*> out;
+    for (const auto& id : split(ids)) {
+        const part* p = find_part(parts, id);
+        if (p == nullptr) throw std::invalid_argument("no part " + id + " in this lab");
+        out.push_back(p);
+    }
+    if (ids.empty())
+        for (const auto& p : parts) out.push_back(&p);
+    return out;
+}
+
+int run_correctness_phase(const std::vector<const part*>& parts, correctness_job job) {
+    for (const part* p : parts) {
+        job.target = p;
+        const correctness_summary s = run_correctness(job);
+        events().emit({{"event", "part_correctness"},
+                       {"part", p->id},
+                       {"passed", s.passed},
+                       {"cases", s.cases},
+                       {"failed", s.failed},
+                       {"sticky", s.sticky}});
+        if (s.sticky) return exit_sticky;
+    }
+    return exit_ok;
+}
+
+}  // namespace
+
+int worker_main(int argc, char** argv, const lab_config& config) {
+    CLI::App app{std::string("Worker for ") + config.lab + " (" + backend_name +
+                 "): runs kernels for the grader and reports JSON events."};
+    int events_fd = 1;
+    std::string part_ids, inputs = "random,ones,integers,cancellation", sizes, shapes;
+    std::uint64_t seed = 1;
+    double tolerance_c = 3;
+    std::size_t n = 1u << 25, records = 1u << 24;
+    std::string shape = "8192x8192", benchmark_out;
+    int rounds = 21, warmup = 1;
+    std::size_t flush_bytes = 256u << 20;
+
+    app.add_option("--events-fd", events_fd, "File descriptor for JSON events (default: stdout)");
+    app.require_subcommand(1);
+    auto* describe_cmd = app.add_subcommand("describe", "Print the device and the lab's parts");
+    auto* correct_cmd = app.add_subcommand("correctness", "Run the correctness suites");
+    auto* timing_cmd = app.add_subcommand("timing", "Time naive, reference and student kernels (GPU only)");
+    for (auto* cmd : {correct_cmd, timing_cmd}) {
+        cmd->add_option("--parts", part_ids, "Comma-separated part ids (default: all)");
+        cmd->add_option("--seed", seed, "Seed for the inputs");
+        cmd->add_option("--tolerance-c", tolerance_c, "c in c * ceil(log2 n) * 2^-24 * sum|x|");
+    }
+    correct_cmd->add_option("--inputs", inputs, "Reduction input kinds");
+    correct_cmd->add_option("--sizes", sizes, "Comma-separated sizes")->required();
+    correct_cmd->add_option("--shapes", shapes, "Comma-separated matrix shapes RxC");
+    timing_cmd->add_option("--n", n, "Reduction size");
+    timing_cmd->add_option("--shape", shape, "Transpose shape RxC");
+    timing_cmd->add_option("--records", records, "AoS records");
+    timing_cmd->add_option("--rounds", rounds, "Interleaved rounds");
+    timing_cmd->add_option("--warmup", warmup, "Warm-up runs of each version");
+    timing_cmd->add_option("--flush-bytes", flush_bytes, "Bytes of the L2 flush buffer");
+    timing_cmd->add_option("--benchmark-out", benchmark_out, "Write Google Benchmark JSON here");
+    CLI11_PARSE(app, argc, argv);
+    set_events_fd(events_fd);
+
+    try {
+        int devices = 0;
+        const cudaError_t status = cudaGetDeviceCount(&devices);
+        if (status != cudaSuccess || devices == 0) {
+            const bool no_driver = status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice;
+            const std::string why = status != cudaSuccess ? cudaGetErrorString(status) : "no device";
+            events().emit({{"event", "error"},
+                           {"message", no_driver || devices == 0 ? "no NVIDIA GPU or driver found (" + why + ")"
+                                                                 : "the GPU cannot be used: " + why}});
+            return exit_usage;
+        }
+        const device_info device = query_device();
+        loaded_lab lab{config.student(), config.reference(), config.baseline()};
+
+        if (*describe_cmd) {
+            events().emit(describe(config, lab, device));
+            return exit_ok;
+        }
+        const auto parts = select_parts(lab.student, part_ids);
+        if (*correct_cmd) {
+            correctness_job job;
+            for (const auto& s : split(sizes)) job.sizes.push_back(std::stoull(s));
+            job.shapes = split(shapes);
+            for (const auto& name : split(inputs)) {
+                const auto kind = parse_input_kind(name);
+                if (!kind) throw std::invalid_argument("unknown input kind " + name);
+                job.inputs.push_back(*kind);
+            }
+            job.seed = seed;
+            job.tolerance_c = tolerance_c;
+            return run_correctness_phase(parts, job);
+        }
+#if defined(COURSE_EMULATE)
+        events().emit({{"event", "error"}, {"message", "the CPU emulator cannot time kernels"}});
+        return exit_usage;
+#else
+        timing_job job;
+        job.lab = config.lab;
+        for (const part* p : parts) {
+            timed_part tp;
+            tp.versions[0] = baseline_for(config, lab, p->id);
+            tp.versions[1] = find_part(lab.reference, p->id);
+            tp.versions[2] = p;
+            if (!tp.versions[0] || !tp.versions[1]) throw std::logic_error("part " + p->id + " has no reference");
+            job.parts.push_back(tp);
+        }
+        job.size.n = n;
+        job.size.records = records;
+        if (std::sscanf(shape.c_str(), "%ux%u", &job.size.rows, &job.size.cols) != 2)
+            throw std::invalid_argument("bad --shape " + shape);
+        job.rounds = rounds;
+        job.warmup = warmup;
+        job.flush_bytes = flush_bytes;
+        job.seed = seed;
+        job.tolerance_c = tolerance_c;
+        job.benchmark_out = benchmark_out;
+        run_timing(job, device);
+        return exit_ok;
+#endif
+    } catch (const cuda_error& e) {
+        events().emit({{"event", "error"}, {"message", e.what()}, {"sticky", e.sticky()}});
+        return e.sticky() ? exit_sticky : exit_usage;
+    } catch (const std::exception& e) {
+        events().emit({{"event", "error"}, {"message", e.what()}});
+        return exit_usage;
+    }
+}
+
+}  // namespace course
