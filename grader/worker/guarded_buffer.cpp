@@ -10,7 +10,9 @@ std::vector<std::uint32_t> guard_pattern() { return std::vector<std::uint32_t>(g
 }  // namespace
 
 guarded_buffer::guarded_buffer(std::size_t count, const char* label)
-    : buf_(count + guard_words, label), count_(count) {}
+    : buf_(count + guard_words, label), count_(count) {
+    poison();
+}
 
 void guarded_buffer::poison() {
     CUDA_CHECK(cudaMemset(buf_.data(), 0xFF, count_ * sizeof(float)));
