@@ -5,12 +5,12 @@ function(course_warnings target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
 endfunction()
 
-# The backends this build makes: the GPU one when nvcc is there, the CPU emulator always
-# (once it exists).
+# The backends this build makes: the GPU one when nvcc is there, the CPU emulator always.
 set(COURSE_BACKENDS "")
 if(COURSE_GPU)
   list(APPEND COURSE_BACKENDS gpu)
 endif()
+list(APPEND COURSE_BACKENDS emu)
 
 # The student file of `folder` when taken from `source` (labs, solutions or a folder).
 function(course_lab_file out source folder)

@@ -133,7 +133,7 @@ std::string summary_line(const lab_result& r) {
         }
     }
     if (!wrong.empty()) return fmt::format("{}: {} (not correct: part {})", r.lab, score, wrong);
-    if (r.backend != "gpu") return fmt::format("{}: {} (correct; performance needs a GPU)", r.lab, score);
+    if (r.backend != "gpu") return fmt::format("{}: {} (correct; correctness only: timing needs a GPU)", r.lab, score);
     std::string perf;
     for (const auto& part : r.parts) {
         const auto& t = part.timing;

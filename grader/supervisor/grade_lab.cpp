@@ -91,29 +91,30 @@ std::string environment_check(session& s, lab_result& r) {
     const std::string gpu = worker_path(s.opt, "gpu");
     const std::string emu = worker_path(s.opt, "emu");
     nlohmann::json hello;
-    if (!s.opt.force_emulate && executable(gpu)) {
+    std::string why_not_gpu;
+    if (s.opt.force_emulate) {
+        why_not_gpu = "--emulate";
+    } else if (!executable(gpu)) {
+        why_not_gpu = "this build has no GPU grader (no CUDA Toolkit when it was configured)";
+    } else {
         std::string err;
         std::tie(hello, err) = describe(gpu);
         if (err.empty()) {
             s.worker = gpu;
             s.backend = "gpu";
         } else {
-            r.notes.push_back("No GPU: " + err + ".");
+            why_not_gpu = "no usable GPU: " + err;
         }
-    } else if (!s.opt.force_emulate) {
-        r.notes.push_back("This build has no GPU grader (no CUDA Toolkit when it was configured).");
     }
     if (s.worker.empty()) {
-        if (!executable(emu)) {
-            return s.opt.force_emulate ? "the CPU emulation grader for " + s.opt.lab + " is not built"
-                                       : "no GPU, and the CPU emulation grader for " + s.opt.lab + " is not built";
-        }
+        if (!executable(emu)) return why_not_gpu + ", and the CPU emulation grader for " + s.opt.lab + " is not built";
         std::string err;
         std::tie(hello, err) = describe(emu);
         if (!err.empty()) return "the CPU emulation grader failed to start: " + err;
         s.worker = emu;
         s.backend = "emulated";
-        r.notes.push_back("Grading correctness only, on the CPU emulator: timing needs an NVIDIA GPU.");
+        r.notes.push_back("Grading correctness only, on the CPU emulator (" + why_not_gpu +
+                          "); timing needs an NVIDIA GPU.");
     }
     r.backend = s.backend;
     r.device = hello["device"].value("name", "unknown device");

@@ -58,7 +58,7 @@ TEST_CASE("summary line") {
     r.parts.pop_back();
     CHECK(summary_line(r) == "lab3: 87/100 (correct; 4.10x vs naive, target 4.00x)");
     r.backend = "emulated";
-    CHECK(summary_line(r) == "lab3: 87/100 (correct; performance needs a GPU)");
+    CHECK(summary_line(r) == "lab3: 87/100 (correct; correctness only: timing needs a GPU)");
 }
 
 TEST_CASE("the text report has no colour codes unless asked") {

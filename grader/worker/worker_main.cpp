@@ -137,7 +137,7 @@ int worker_main(int argc, char** argv, const lab_config& config) {
             const bool no_driver = status == cudaErrorInsufficientDriver || status == cudaErrorNoDevice;
             const std::string why = status != cudaSuccess ? cudaGetErrorString(status) : "no device";
             events().emit({{"event", "error"},
-                           {"message", no_driver || devices == 0 ? "no NVIDIA GPU or driver found (" + why + ")"
+                           {"message", no_driver || devices == 0 ? std::string("no NVIDIA GPU or driver found")
                                                                  : "the GPU cannot be used: " + why}});
             return exit_usage;
         }

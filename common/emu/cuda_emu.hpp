@@ -1,0 +1,189 @@
+#pragma once
+// CPU emulation of the CUDA subset the course uses. With COURSE_EMULATE defined, a lab's
+// .cu file compiles unchanged as C++ (g++ or clang++) against this header.
+//
+// Semantics (docs/emulator.md has the details):
+//  - every thread of a block is a fiber; each runs until it blocks at a barrier or a
+//    warp operation, so no thread ever sees another's writes without synchronising, as
+//    on Volta and later GPUs;
+//  - blocks run one after another, so each block has __shared__ memory to itself;
+//  - a barrier some threads can never reach, a warp mask naming lanes that never
+//    arrive, an out-of-bounds access of a device buffer and a kernel that runs too long
+//    all stop the launch with an emu::kernel_error that names the kernel and the place.
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "emu/emu_runtime_api.hpp"
+#include "emu/emu_types.hpp"
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __launch_bounds__(...)
+// Static storage: one copy per kernel, reused by each block in turn (blocks never run
+// at the same time in the emulator).
+#define __shared__ static
+#define __constant__
+
+inline constexpr int warpSize = 32;
+
+namespace emu {
+
+class kernel_error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class warp_op_kind : int { sync, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all };
+
+namespace detail {
+// What kernel code reads of the running emulated thread; the scheduler owns the rest.
+struct thread_ids {
+    uint3 idx{};
+    unsigned linear = 0;
+};
+extern thread_ids* g_current;
+extern uint3 g_block_idx;
+extern dim3 g_block_dim;
+extern dim3 g_grid_dim;
+inline const uint3& current_thread_idx() { return g_current->idx; }
+
+std::uint64_t warp_op(warp_op_kind kind, unsigned mask, std::uint64_t value, int arg, int width, const char* file,
+                      int line);
+int block_barrier(int kind, int predicate, const char* file, int line);
+
+template <typename T>
+std::uint64_t to_bits(T v) {
+    static_assert(std::is_trivially_copyable_v<T> && sizeof(T) <= 8, "shuffles move values of at most 8 bytes");
+    std::uint64_t bits = 0;
+    std::memcpy(&bits, &v, sizeof(T));
+    return bits;
+}
+template <typename T>
+T from_bits(std::uint64_t bits) {
+    T v;
+    std::memcpy(&v, &bits, sizeof(T));
+    return v;
+}
+
+struct kernel_body {
+    void* object;
+    void (*call)(void*);
+};
+void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body);
+}  // namespace detail
+
+// Names an allocation in out-of-bounds messages ("past the end of 'input'").
+void label_allocation(void* ptr, const char* label);
+
+inline void syncthreads_at(const char* file, int line) { detail::block_barrier(0, 0, file, line); }
+inline int syncthreads_count_at(const char* file, int line, int p) { return detail::block_barrier(1, p != 0, file, line); }
+inline int syncthreads_and_at(const char* file, int line, int p) { return detail::block_barrier(2, p != 0, file, line); }
+inline int syncthreads_or_at(const char* file, int line, int p) { return detail::block_barrier(3, p != 0, file, line); }
+
+inline void syncwarp_at(const char* file, int line, unsigned mask = 0xffffffffu) {
+    detail::warp_op(warp_op_kind::sync, mask, 0, 0, 32, file, line);
+}
+template <typename T>
+T shfl_at(warp_op_kind kind, const char* file, int line, unsigned mask, T var, int arg, int width = 32) {
+    return detail::from_bits<T>(detail::warp_op(kind, mask, detail::to_bits(var), arg, width, file, line));
+}
+inline unsigned ballot_at(warp_op_kind kind, const char* file, int line, unsigned mask, int predicate) {
+    return static_cast<unsigned>(detail::warp_op(kind, mask, predicate != 0, 0, 32, file, line));
+}
+unsigned activemask();
+
+// Launches `kernel` on grid x block emulated threads and returns when every thread has
+// finished. Each thread gets its own copy of the arguments, as on a GPU.
+template <typename... Params, typename... Args>
+void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block, Args&&... args) {
+    const std::tuple<std::decay_t<Params>...> params(std::forward<Args>(args)...);
+    auto per_thread = [&] {
+        auto own = params;
+        std::apply(kernel, own);
+    };
+    detail::run_grid(name, grid, block,
+                     {&per_thread, [](void* f) { (*static_cast<decltype(per_thread)*>(f))(); }});
+}
+
+}  // namespace emu
+
+#define threadIdx (::emu::detail::current_thread_idx())
+#define blockIdx (static_cast<const uint3&>(::emu::detail::g_block_idx))
+#define blockDim (static_cast<const dim3&>(::emu::detail::g_block_dim))
+#define gridDim (static_cast<const dim3&>(::emu::detail::g_grid_dim))
+
+#define __syncthreads() ::emu::syncthreads_at(__FILE__, __LINE__)
+#define __syncthreads_count(p) ::emu::syncthreads_count_at(__FILE__, __LINE__, (p))
+#define __syncthreads_and(p) ::emu::syncthreads_and_at(__FILE__, __LINE__, (p))
+#define __syncthreads_or(p) ::emu::syncthreads_or_at(__FILE__, __LINE__, (p))
+#define __syncwarp(...) ::emu::syncwarp_at(__FILE__, __LINE__, ##__VA_ARGS__)
+#define __shfl_sync(...) ::emu::shfl_at(::emu::warp_op_kind::shfl_idx, __FILE__, __LINE__, __VA_ARGS__)
+#define __shfl_up_sync(...) ::emu::shfl_at(::emu::warp_op_kind::shfl_up, __FILE__, __LINE__, __VA_ARGS__)
+#define __shfl_down_sync(...) ::emu::shfl_at(::emu::warp_op_kind::shfl_down, __FILE__, __LINE__, __VA_ARGS__)
+#define __shfl_xor_sync(...) ::emu::shfl_at(::emu::warp_op_kind::shfl_xor, __FILE__, __LINE__, __VA_ARGS__)
+#define __ballot_sync(mask, p) ::emu::ballot_at(::emu::warp_op_kind::ballot, __FILE__, __LINE__, (mask), (p))
+#define __any_sync(mask, p) static_cast<int>(::emu::ballot_at(::emu::warp_op_kind::any, __FILE__, __LINE__, (mask), (p)))
+#define __all_sync(mask, p) static_cast<int>(::emu::ballot_at(::emu::warp_op_kind::all, __FILE__, __LINE__, (mask), (p)))
+#define __activemask() ::emu::activemask()
+
+// Memory fences order memory for other threads; the emulator runs one thread at a time
+// and never reorders, so they have nothing to do.
+inline void __threadfence() {}
+inline void __threadfence_block() {}
+
+// Cache-hinted loads and stores are plain accesses here.
+template <typename T>
+inline T __ldg(const T* p) { return *p; }
+template <typename T>
+inline T __ldcg(const T* p) { return *p; }
+template <typename T>
+inline T __ldcs(const T* p) { return *p; }
+template <typename T>
+inline void __stcg(T* p, T v) { *p = v; }
+template <typename T>
+inline void __stcs(T* p, T v) { *p = v; }
+
+// Atomics: one emulated thread runs at a time and is never preempted between its
+// read and its write, so plain read-modify-write is atomic here.
+template <typename T>
+inline T atomicAdd(T* p, T v) { const T old = *p; *p = old + v; return old; }
+template <typename T>
+inline T atomicSub(T* p, T v) { const T old = *p; *p = old - v; return old; }
+template <typename T>
+inline T atomicExch(T* p, T v) { const T old = *p; *p = v; return old; }
+template <typename T>
+inline T atomicMin(T* p, T v) { const T old = *p; *p = v < old ? v : old; return old; }
+template <typename T>
+inline T atomicMax(T* p, T v) { const T old = *p; *p = v > old ? v : old; return old; }
+template <typename T>
+inline T atomicCAS(T* p, T compare, T v) { const T old = *p; if (old == compare) *p = v; return old; }
+inline unsigned atomicInc(unsigned* p, unsigned limit) {
+    const unsigned old = *p;
+    *p = old >= limit ? 0u : old + 1u;
+    return old;
+}
+inline unsigned atomicDec(unsigned* p, unsigned limit) {
+    const unsigned old = *p;
+    *p = (old == 0u || old > limit) ? limit : old - 1u;
+    return old;
+}
+
+// Device math that C++ lacks.
+inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline float __fdividef(float a, float b) { return a / b; }
+inline float __expf(float x) { return std::exp(x); }
+inline float __fadd_rn(float a, float b) { return a + b; }
+inline float __fmul_rn(float a, float b) { return a * b; }
+template <typename A, typename B>
+inline constexpr std::common_type_t<A, B> min(A a, B b) { return b < a ? b : a; }
+template <typename A, typename B>
+inline constexpr std::common_type_t<A, B> max(A a, B b) { return a < b ? b : a; }

@@ -1,0 +1,27 @@
+#pragma once
+// Emulated device memory: every cudaMalloc gets its own mapping with an inaccessible page
+// on each side, and the allocation ends as close to the upper page as float4 alignment
+// allows. A read or write past the end faults at once; the few slack bytes before the
+// page, and the gap before the start, are filled with 0xFF and checked after every launch.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace emu::memory {
+
+void* allocate(std::size_t bytes);
+bool release(void* ptr);  // false: not an emulated allocation
+void set_label(void* ptr, const char* label);
+
+// "4 bytes past the end of device buffer 'input' (1028 bytes)", or "" if the address
+// is not near any allocation.
+std::string describe_address(std::uintptr_t addr);
+
+// Throws emu::kernel_error naming the buffer if a kernel wrote into the slack around an
+// allocation. `kernel` names the launch for the message.
+void check_slack(const char* kernel);
+
+// True when [ptr, ptr + bytes) lies inside one allocation.
+bool is_device_range(const void* ptr, std::size_t bytes);
+
+}  // namespace emu::memory
