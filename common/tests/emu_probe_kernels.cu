@@ -150,6 +150,14 @@ __global__ void k_shuffle_vs_barrier(float* out) {
     out[threadIdx.x] = v;
 }
 
+__global__ void k_full_mask_partial_warp(float* out) {
+    out[threadIdx.x] = __shfl_down_sync(0xffffffffu, 1.0f, 1);
+}
+
+__global__ void k_shuffle_outside_mask(float* out) {
+    if (threadIdx.x < 16) out[threadIdx.x] = __shfl_down_sync(0x0000ffffu, static_cast<float>(threadIdx.x), 1);
+}
+
 __global__ void k_write_past_end(float* out, unsigned n) {
     out[threadIdx.x] = 1.0f;
     if (threadIdx.x == 0) out[n] = 2.0f;
@@ -270,6 +278,18 @@ void shuffle_missing_lane() {
 void shuffle_vs_barrier_deadlock() {
     course::device_buffer<float> out(64, "out");
     course::launch("k_shuffle_vs_barrier", k_shuffle_vs_barrier, dim3(1), dim3(64), out.data());
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void mask_names_missing_lanes() {
+    course::device_buffer<float> out(48, "out");
+    course::launch("k_full_mask_partial_warp", k_full_mask_partial_warp, dim3(1), dim3(48), out.data());
+    CUDA_CHECK(cudaDeviceSynchronize());
+}
+
+void shuffle_reads_outside_mask() {
+    course::device_buffer<float> out(32, "out");
+    course::launch("k_shuffle_outside_mask", k_shuffle_outside_mask, dim3(1), dim3(32), out.data());
     CUDA_CHECK(cudaDeviceSynchronize());
 }
 

@@ -26,6 +26,8 @@ void mismatched_syncthreads();      // two halves of a block at two different ba
 void early_return_then_sync();      // threads past n return, the rest synchronise
 void shuffle_missing_lane();        // lanes 16-31 return; 0-15 shuffle with a full mask
 void shuffle_vs_barrier_deadlock(); // half a warp shuffles, the other half waits at a barrier
+void mask_names_missing_lanes();    // a full-mask shuffle in a warp of 16 threads
+void shuffle_reads_outside_mask();  // lane 15 of mask 0x0000ffff reads lane 16
 void write_past_end(unsigned n);    // writes out[n] of an n-float buffer
 void read_far_past_end();           // reads in[n + 4096]
 void spin_forever();                // waits for a flag nobody sets

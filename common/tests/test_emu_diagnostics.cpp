@@ -40,6 +40,20 @@ TEST_CASE("half a warp at a shuffle, the rest at a barrier: deadlock") {
                          Contains("warp 0: lanes 0-15 wait at __shfl_sync(mask 0xffffffff)"), emu::kernel_error);
 }
 
+TEST_CASE("a mask naming lanes that do not exist") {
+    CHECK_THROWS_WITH_AS(probe::mask_names_missing_lanes(),
+                         Contains("mask 0xffffffff names lanes 16-31 that do not exist (the block has 48 threads)"),
+                         emu::kernel_error);
+}
+
+TEST_CASE("a shuffle reading a lane outside its mask") {
+    CHECK_THROWS_WITH_AS(probe::shuffle_reads_outside_mask(),
+                         Contains("thread (15,0,0): __shfl_down_sync (emu_probe_kernels.cu:"), emu::kernel_error);
+    CHECK_THROWS_WITH_AS(probe::shuffle_reads_outside_mask(),
+                         Contains("reads lane 16, which is not in the mask 0x0000ffff: the value is undefined on a GPU"),
+                         emu::kernel_error);
+}
+
 TEST_CASE("a write one element past the end of a buffer") {
     // 64 floats end exactly at the guard page: the write faults at once.
     CHECK_THROWS_WITH_AS(probe::write_past_end(64),
