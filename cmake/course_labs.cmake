@@ -46,15 +46,21 @@ function(course_lab_object out lab role tag file backend)
 endfunction()
 
 # Links a worker: the student's, the reference's and the baseline's objects with the
-# worker library. `dir` is where it lands; the grader finds it by name there.
-function(course_lab_worker target dir lab backend student reference baseline baseline_by_id)
+# worker library. `dir` is where it lands; the grader finds it by name there. The
+# generated main also records the student's source file and object file, which the
+# grader's technique checks inspect.
+function(course_lab_worker target dir lab backend student student_file reference baseline baseline_ns baseline_by_id)
   set(LAB ${lab})
-  string(REGEX REPLACE "_[a-z0-9]+_[a-z]+$" "" STUDENT_NS ${student})
-  string(REGEX REPLACE "_[a-z0-9]+_[a-z]+$" "" REFERENCE_NS ${reference})
-  string(REGEX REPLACE "_[a-z0-9]+_[a-z]+$" "" BASELINE_NS ${baseline})
+  set(STUDENT_NS ${lab}_student)
+  set(REFERENCE_NS ${lab}_reference)
+  set(BASELINE_NS ${baseline_ns})
   set(BASELINE_BY_ID ${baseline_by_id})
+  set(STUDENT_SOURCE ${student_file})
+  set(STUDENT_OBJECT "$<TARGET_OBJECTS:${student}>")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/worker_main.cpp.in
-                 ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp @ONLY)
+                 ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp.in @ONLY)
+  file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp
+                INPUT ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp.in)
   set(objects $<TARGET_OBJECTS:${student}> $<TARGET_OBJECTS:${reference}>)
   if(NOT baseline STREQUAL reference)
     list(APPEND objects $<TARGET_OBJECTS:${baseline}>)
@@ -85,7 +91,7 @@ function(course_add_lab lab folder)
     if(EXISTS ${student_file})
       course_lab_object(student ${lab} student ${tag} ${student_file} ${backend})
       course_lab_worker(${lab}_worker_${backend} ${CMAKE_BINARY_DIR}/bin ${lab} ${backend}
-                        ${student} ${reference} ${naive} false)
+                        ${student} ${student_file} ${reference} ${naive} lab1_reference false)
       list(APPEND lab_targets ${lab}_worker_${backend})
     else()
       message(WARNING "${lab}: ${student_file} does not exist, so ${lab} is not built from ${LAB_SOURCE}")
@@ -93,14 +99,32 @@ function(course_add_lab lab folder)
     if(BUILD_TESTING)
       foreach(variant stub solution)
         if(variant STREQUAL "stub")
+          set(variant_file ${stub_file})
           course_lab_object(student ${lab} student labs ${stub_file} ${backend})
         else()
+          set(variant_file ${solution_file})
           course_lab_object(student ${lab} student solutions ${solution_file} ${backend})
         endif()
         course_lab_worker(selfcheck_${variant}_${lab}_${backend} ${CMAKE_BINARY_DIR}/selfcheck/${variant}
-                          ${lab} ${backend} ${student} ${reference} ${naive} false)
+                          ${lab} ${backend} ${student} ${variant_file} ${reference} ${naive} lab1_reference false)
       endforeach()
     endif()
   endforeach()
   add_custom_target(${lab} DEPENDS ${lab_targets})
+endfunction()
+
+# A test submission: a student file under grader/tests/submissions/<name>/<folder>/,
+# graded by the grader's robustness and batch tests. Its workers land in testsub/<name>.
+function(course_add_test_submission name lab folder)
+  set(file ${CMAKE_CURRENT_SOURCE_DIR}/submissions/${name}/${folder}/kernels.cu)
+  course_lab_file(solution_file solutions ${folder})
+  course_lab_file(naive_file solutions lab1_divergent)
+  string(REPLACE "_" "" tag "sub${name}")
+  foreach(backend IN LISTS COURSE_BACKENDS)
+    course_lab_object(student ${lab} student ${tag} ${file} ${backend})
+    course_lab_object(reference ${lab} reference solutions ${solution_file} ${backend})
+    course_lab_object(naive lab1 reference solutions ${naive_file} ${backend})
+    course_lab_worker(testsub_${name}_${lab}_${backend} ${CMAKE_BINARY_DIR}/testsub/${name} ${lab} ${backend}
+                      ${student} ${file} ${reference} ${naive} lab1_reference false)
+  endforeach()
 endfunction()

@@ -43,7 +43,7 @@ std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t 
     if (auto h = output_hint(failed, "thread 0 of block b stores the block's sum in out[b] and nothing else");
         !h.empty())
         return h;
-    if (all_of(failed, [](const case_record& c) { return c.got == 0.0; }))
+    if (passed.empty() && all_of(failed, [](const case_record& c) { return c.got == 0.0; }))
         return "Your kernel returns 0 for every input: it still looks like the untouched stub.";
 
     const std::uint64_t epb = std::max<std::uint64_t>(elements_per_block, 1);

@@ -83,6 +83,9 @@ policy parse_policy(const nlohmann::json& doc) {
         read(obj, "checks", lp.checks, where);
         if (obj.contains("max_wavefronts_per_request"))
             read(obj, "max_wavefronts_per_request", lp.max_wavefronts_per_request, where);
+        for (const auto& check : lp.checks)
+            require(check == "no_libraries" || check == "uses_shuffle" || check == "bank_wavefronts",
+                    where + ".checks: unknown check \"" + check + "\" (no_libraries, uses_shuffle, bank_wavefronts)");
         require(lp.points >= 0, where + ".points must not be negative");
         require(lp.correctness_weight >= 0 && lp.correctness_weight <= 1,
                 where + ".correctness_weight must be in [0, 1]");

@@ -41,6 +41,15 @@ std::string timing_output(const timing_result& t) {
 
 std::vector<graded_test> flatten(const lab_result& r, bool pending_performance) {
     std::vector<graded_test> tests;
+    for (const auto& chk : r.checks) {
+        graded_test k;
+        k.classname = r.lab;
+        k.name = "Check " + chk.name;
+        k.passed = chk.status == check_status::passed;
+        k.skipped = chk.status == check_status::skipped;
+        k.output = chk.detail;
+        tests.push_back(k);
+    }
     for (const auto& part : r.parts) {
         graded_test c;
         c.classname = r.lab + "." + part.id;

@@ -107,18 +107,19 @@ void render_timing(std::string& out, const lab_result& r, const palette& p) {
 
 void render_checks(std::string& out, const lab_result& r, const palette& p) {
     bool header = false;
-    for (const auto& part : r.parts) {
-        for (const auto& c : part.checks) {
-            if (!header) {
-                out += "\n" + p.bold("Technique checks") + "\n";
-                header = true;
-            }
-            const std::string word = c.status == check_status::passed   ? p.good("passed")
-                                     : c.status == check_status::failed ? p.bad("FAILED")
-                                                                        : p.warn("skipped");
-            out += fmt::format("  {:<2} {:<16} {}  {}\n", part.id, c.name, word, c.detail);
+    auto line = [&](const std::string& who, const check_result& c) {
+        if (!header) {
+            out += "\n" + p.bold("Technique checks") + "\n";
+            header = true;
         }
-    }
+        const std::string word = c.status == check_status::passed   ? p.good("passed")
+                                 : c.status == check_status::failed ? p.bad("FAILED")
+                                                                    : p.warn("skipped");
+        out += fmt::format("  {:<2} {:<16} {}  {}\n", who, c.name, word, c.detail);
+    };
+    for (const auto& c : r.checks) line("", c);
+    for (const auto& part : r.parts)
+        for (const auto& c : part.checks) line(part.id, c);
 }
 
 }  // namespace

@@ -67,7 +67,8 @@ void from_json(const nlohmann::json& j, case_record& r) {
 
 void to_json(nlohmann::json& j, const correctness_result& r) {
     j = {{"status", to_string(r.status)}, {"cases", r.cases},  {"failed", r.failed},
-         {"failures", r.failures},        {"hint", r.hint},    {"message", r.message}};
+         {"failures", r.failures},        {"hint", r.hint},    {"message", r.message},
+         {"worst_error_ratio", r.worst_error_ratio}};
 }
 
 void to_json(nlohmann::json& j, const kernel_time& r) {
@@ -120,6 +121,7 @@ void to_json(nlohmann::json& j, const lab_result& r) {
          {"seed", r.seed},
          {"started_at", r.started_at},
          {"parts", r.parts},
+         {"checks", r.checks},
          {"notes", r.notes},
          {"infrastructure_error", r.infrastructure_error},
          {"score", r.score},

@@ -35,6 +35,9 @@ struct correctness_result {
     std::vector<case_record> failures;  // the first failure of each input kind
     std::string hint;
     std::string message;  // crash or timeout details
+    // Largest |got - expected| / tolerance over the cases that have a tolerance: how much
+    // of the rounding allowance the kernel used (docs/grading.md uses it to justify c).
+    double worst_error_ratio = 0;
 };
 
 enum class timing_status { measured, not_measured, failed };
@@ -99,6 +102,7 @@ struct lab_result {
     std::uint64_t seed = 0;
     std::string started_at;  // ISO 8601, UTC
     std::vector<part_result> parts;
+    std::vector<check_result> checks;  // checks of the whole file (no_libraries)
     std::vector<std::string> notes;
     std::string infrastructure_error;  // set when grading could not be done at all
     double score = 0;

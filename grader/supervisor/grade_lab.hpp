@@ -15,6 +15,7 @@ struct grade_options {
     bool force_emulate = false;
     std::optional<std::uint64_t> seed;
     std::string benchmark_out;
+    bool sanitize = false;  // run compute-sanitizer memcheck and racecheck (GPU only)
     std::function<void(const std::string&)> progress;  // one line of status, or empty
 };
 

@@ -14,11 +14,9 @@ namespace course {
 
 namespace {
 
-constexpr std::size_t tail_limit = 16 * 1024;
-
-void append_tail(std::string& tail, const char* data, std::size_t n) {
+void append_tail(std::string& tail, const char* data, std::size_t n, std::size_t limit) {
     tail.append(data, n);
-    if (tail.size() > 2 * tail_limit) tail.erase(0, tail.size() - tail_limit);
+    if (tail.size() > 2 * limit) tail.erase(0, tail.size() - limit);
 }
 
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, int events_w, int output_w,
@@ -110,7 +108,8 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
             if (n <= 0) {
                 output_open = false;
             } else {
-                append_tail(run.output_tail, buf, static_cast<std::size_t>(n));
+                append_tail(run.output_tail, buf, static_cast<std::size_t>(n), limits.keep_output);
+                if (limits.output_counts_as_activity) last_activity = now;
             }
         }
         const double quiet = std::chrono::duration<double>(now - last_activity).count();
@@ -138,7 +137,8 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
         run.term_signal = WTERMSIG(status);
     }
     if (run.timed_out) run.term_signal = 0;
-    if (run.output_tail.size() > tail_limit) run.output_tail.erase(0, run.output_tail.size() - tail_limit);
+    if (run.output_tail.size() > limits.keep_output)
+        run.output_tail.erase(0, run.output_tail.size() - limits.keep_output);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return run;
 }

@@ -23,6 +23,8 @@ struct worker_run {
 struct worker_limits {
     double quiet_seconds = 30;   // no event for this long: the worker is hung
     double total_seconds = 600;  // hard cap on the whole run
+    std::size_t keep_output = 16 * 1024;  // bytes of stdout and stderr kept (the last ones)
+    bool output_counts_as_activity = false;  // for tools that report on stdout, not fd 3
 };
 
 // Runs a worker in its own process group with its events on fd 3 and its stdout and

@@ -1,59 +1,104 @@
-// Self-check driver: grades one lab with the grader and checks the verdict.
-//   expect_grade --grader G --worker-dir D --lab lab1 --backend gpu --expect pass --out r.json
-// Exit 0 when the verdict is the expected one, 1 when not, 77 (ctest: skipped) when the
-// GPU backend was asked for and the machine has no GPU.
+// Grader self-check driver: grades one lab with the grader and checks the verdict and
+// the report files.
+//   expect_grade --grader G --worker-dir D --lab lab1 --backend gpu --expect pass --out DIR/name
+// Exit 0 when everything is as expected, 1 when not, 77 (ctest: skipped) when the GPU
+// backend was asked for and the machine has no GPU.
 #include <CLI/CLI.hpp>
 
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "supervisor/worker_process.hpp"
 
+namespace {
+
+std::string slurp(const std::string& path) {
+    std::ifstream in(path);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+bool fail(const std::string& why) {
+    std::cerr << "expect_grade: " << why << "\n";
+    return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     CLI::App app{"Checks the grader's verdict on one lab."};
-    std::string grader, worker_dir, lab, backend = "gpu", expect = "pass", out;
+    std::string grader, worker_dir, lab, backend = "gpu", expect = "pass", out, policy, status, message;
+    std::vector<std::string> env;
     app.add_option("--grader", grader)->required();
     app.add_option("--worker-dir", worker_dir)->required();
     app.add_option("--lab", lab)->required();
     app.add_option("--backend", backend)->check(CLI::IsMember({"gpu", "emulated"}));
     app.add_option("--expect", expect)->check(CLI::IsMember({"pass", "fail"}));
-    app.add_option("--out", out)->required();
+    app.add_option("--expect-status", status, "Correctness status every part must have");
+    app.add_option("--expect-message", message, "Text a failure of some part must contain");
+    app.add_option("--policy", policy);
+    app.add_option("--env", env, "KEY=VALUE for the grader's environment");
+    app.add_option("--out", out, "Prefix of the report files")->required();
     CLI11_PARSE(app, argc, argv);
 
-    std::vector<std::string> args = {grader, lab, "--worker-dir", worker_dir, "--json", out, "--quiet", "--no-color"};
+    if (backend == "gpu") {
+        // No GPU: skip at once rather than let the grader fall back to the emulator.
+        const course::worker_run probe =
+            course::run_worker({worker_dir + "/" + lab + "_worker_gpu", "--events-fd", "3", "describe"}, {60, 120});
+        if (probe.events.empty() || probe.events.front().value("event", "") != "hello") {
+            std::cout << "expect_grade: no usable GPU on this machine: skipped\n";
+            return 77;
+        }
+    }
+    const std::string json = out + ".json", gradescope = out + ".gradescope.json", junit = out + ".junit.xml";
+    std::vector<std::string> args = {grader,       lab,        "--worker-dir", worker_dir, "--json",  json,
+                                     "--gradescope", gradescope, "--junit",     junit,      "--quiet", "--no-color"};
     if (backend == "emulated") args.push_back("--emulate");
-    const course::worker_run run = course::run_worker(args, {900, 1800});
+    if (!policy.empty()) {
+        args.push_back("--policy");
+        args.push_back(policy);
+    }
+    for (const std::string f : {json, gradescope, junit}) std::remove(f.c_str());
+    const course::worker_run run = course::run_worker(args, {900, 1800}, {}, env);
     std::cout << run.output_tail << "\n";
     if (!run.exited_normally()) {
-        std::cerr << "expect_grade: the grader " << run.describe_end() << "\n";
+        fail("the grader " + run.describe_end());
         return 1;
     }
-    std::ifstream in(out);
-    const auto result = nlohmann::json::parse(in, nullptr, false);
+    const auto result = nlohmann::json::parse(slurp(json), nullptr, false);
     if (result.is_discarded()) {
-        std::cerr << "expect_grade: " << out << " is not valid JSON\n";
+        fail(json + " is missing or not valid JSON");
         return 1;
     }
     if (backend == "gpu" && result.value("backend", "") != "gpu") {
         std::cout << "expect_grade: no GPU on this machine: skipped\n";
         return 77;
     }
-    if (result.value("backend", "") != backend) {
-        std::cerr << "expect_grade: graded on " << result.value("backend", "?") << ", wanted " << backend << "\n";
-        return 1;
-    }
+    bool ok = true;
+    if (result.value("backend", "") != backend) ok = fail("graded on " + result.value("backend", "?"));
     const int want_exit = expect == "pass" ? 0 : 1;
-    bool ok = run.exit_code == want_exit;
-    for (const auto& part : result["parts"]) {
-        const bool correct = part["correctness"]["status"] == "passed";
-        // A stub must fail every part on correctness; a solution must pass every part.
-        if (correct != (expect == "pass")) {
-            std::cerr << "expect_grade: part " << part["id"] << " correctness is " << part["correctness"]["status"]
-                      << "\n";
-            ok = false;
-        }
-    }
     if (run.exit_code != want_exit)
-        std::cerr << "expect_grade: exit code " << run.exit_code << ", wanted " << want_exit << "\n";
+        ok = fail("exit code " + std::to_string(run.exit_code) + ", wanted " + std::to_string(want_exit));
+    std::string all_failures;
+    for (const auto& part : result["parts"]) {
+        const std::string got = part["correctness"]["status"];
+        // A stub must fail every part on correctness; a solution must pass every part.
+        if ((got == "passed") != (expect == "pass")) ok = fail("part " + part["id"].get<std::string>() + " is " + got);
+        if (!status.empty() && got != status) ok = fail("part status " + got + ", wanted " + status);
+        all_failures += part["correctness"]["message"].get<std::string>() + "\n";
+        for (const auto& f : part["correctness"]["failures"]) all_failures += f["detail"].get<std::string>() + "\n";
+        all_failures += part["correctness"]["hint"].get<std::string>() + "\n";
+    }
+    if (!message.empty() && all_failures.find(message) == std::string::npos)
+        ok = fail("no failure mentions \"" + message + "\"; they were:\n" + all_failures);
+    // Every report is written whole, whatever the kernel did.
+    const auto gs = nlohmann::json::parse(slurp(gradescope), nullptr, false);
+    if (gs.is_discarded() || !gs.contains("score") || !gs["tests"].is_array())
+        ok = fail(gradescope + " is not a Gradescope results file");
+    const std::string xml = slurp(junit);
+    if (xml.rfind("<?xml", 0) != 0 || xml.find("</testsuites>") == std::string::npos)
+        ok = fail(junit + " is not a whole JUnit file");
     return ok ? 0 : 1;
 }

@@ -33,6 +33,12 @@ TEST_CASE("the untouched stub") {
     CHECK(h == "Your kernel returns 0 for every input: it still looks like the untouched stub.");
 }
 
+TEST_CASE("zeros with some cases right is not the stub") {
+    const auto h = reduction_hint({rec("ones", 256, true), rec("ones", 257, false, 257, 0), rec("ones", 1, false, 1, 0)},
+                                  256);
+    CHECK(h.find("not a multiple of 256") != std::string::npos);
+}
+
 TEST_CASE("outputs never written, and writes past the end") {
     case_record u = rec("ones", 256, false);
     u.untouched = true;

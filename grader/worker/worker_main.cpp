@@ -63,7 +63,10 @@ nlohmann::json describe(const lab_config& cfg, const loaded_lab& lab, const devi
                          {"reference_kernel", ref ? ref->kernel : ""},
                          {"baseline_kernel", base ? base->kernel : ""}});
     }
-    return {{"event", "hello"}, {"lab", cfg.lab}, {"backend", backend_name}, {"device", device}, {"parts", parts}};
+    return {{"event", "hello"},         {"lab", cfg.lab},
+            {"backend", backend_name},  {"device", device},
+            {"parts", parts},           {"student_source", cfg.student_source},
+            {"student_object", cfg.student_object}};
 }
 
 std::vector<const part*> select_parts(const lab_parts& parts, const std::string& ids) {

@@ -1,0 +1,30 @@
+#pragma once
+// Parsers for the output of the CUDA tools the technique checks run. Pure functions on
+// text, so that the unit tests can feed them literal tool output.
+#include <string>
+#include <vector>
+
+namespace course {
+
+// Uses of libraries a student must not call (CUB, Thrust, cuBLAS, ...): #include lines in
+// the source, and symbols in `nm -C` output. Each finding is one readable line.
+std::vector<std::string> forbidden_library_uses(const std::string& source, const std::string& nm_output);
+
+enum class sass_search { found, not_found, no_such_function };
+
+// Looks in `cuobjdump -sass` output for `opcode` (e.g. "SHFL") in the code of the kernel
+// whose (mangled) name contains `kernel`, or in a device function it may call.
+// `other_kernels` names the lab's other kernels, whose code does not count.
+sass_search find_in_sass(const std::string& sass, const std::string& kernel, const std::string& opcode,
+                         const std::vector<std::string>& other_kernels);
+
+struct sanitizer_summary {
+    bool parsed = false;  // a summary line was found
+    int errors = 0;       // memcheck errors, or racecheck errors
+    int warnings = 0;     // racecheck "warnings": potential hazards; facts.md says count them
+    std::vector<std::string> findings;  // the first few reports, one line each
+    int total() const { return errors + warnings; }
+};
+sanitizer_summary parse_sanitizer(const std::string& output);
+
+}  // namespace course
