@@ -7,7 +7,7 @@ BUILD      ?= build
 LAB_SOURCE ?= labs
 JOBS       ?= $(shell nproc 2>/dev/null || echo 4)
 CMAKE_ARGS ?=
-LABS       := lab1
+LABS       := lab1 lab2 lab3 lab4 lab5
 
 .PHONY: all configure test selfcheck clean $(LABS)
 

@@ -72,8 +72,11 @@ endfunction()
 
 # Declares a lab: `make <lab>` builds the grader and the lab's workers from LAB_SOURCE.
 # With BUILD_TESTING, self-check workers built from the stub and from the solution land
-# in selfcheck/stub and selfcheck/solution.
+# in selfcheck/stub and selfcheck/solution. The naive baseline is the lab1 reference,
+# unless BASELINE names a course file whose kernels are the baseline of the parts with
+# the same id (lab 5's unpadded kernels).
 function(course_add_lab lab folder)
+  cmake_parse_arguments(ARG "" "BASELINE" "" ${ARGN})
   course_lab_file(student_file "${LAB_SOURCE}" ${folder})
   course_lab_file(stub_file labs ${folder})
   course_lab_file(solution_file solutions ${folder})
@@ -87,11 +90,19 @@ function(course_add_lab lab folder)
   set(lab_targets grader)
   foreach(backend IN LISTS COURSE_BACKENDS)
     course_lab_object(reference ${lab} reference solutions ${solution_file} ${backend})
-    course_lab_object(naive lab1 reference solutions ${naive_file} ${backend})
+    if(ARG_BASELINE)
+      course_lab_object(naive ${lab} baseline course ${ARG_BASELINE} ${backend})
+      set(naive_ns ${lab}_baseline)
+      set(by_id true)
+    else()
+      course_lab_object(naive lab1 reference solutions ${naive_file} ${backend})
+      set(naive_ns lab1_reference)
+      set(by_id false)
+    endif()
     if(EXISTS ${student_file})
       course_lab_object(student ${lab} student ${tag} ${student_file} ${backend})
       course_lab_worker(${lab}_worker_${backend} ${CMAKE_BINARY_DIR}/bin ${lab} ${backend}
-                        ${student} ${student_file} ${reference} ${naive} lab1_reference false)
+                        ${student} ${student_file} ${reference} ${naive} ${naive_ns} ${by_id})
       list(APPEND lab_targets ${lab}_worker_${backend})
     else()
       message(WARNING "${lab}: ${student_file} does not exist, so ${lab} is not built from ${LAB_SOURCE}")
@@ -106,7 +117,7 @@ function(course_add_lab lab folder)
           course_lab_object(student ${lab} student solutions ${solution_file} ${backend})
         endif()
         course_lab_worker(selfcheck_${variant}_${lab}_${backend} ${CMAKE_BINARY_DIR}/selfcheck/${variant}
-                          ${lab} ${backend} ${student} ${variant_file} ${reference} ${naive} lab1_reference false)
+                          ${lab} ${backend} ${student} ${variant_file} ${reference} ${naive} ${naive_ns} ${by_id})
       endforeach()
     endif()
   endforeach()

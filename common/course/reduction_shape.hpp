@@ -21,12 +21,14 @@ struct reduction_shape {
     }
 
     // Partial sums between passes live in two ping-pong regions: the first pass's
-    // output and the second pass's output (later passes reuse them).
+    // output and the second pass's output (later passes reuse them). The second region
+    // starts 16-byte aligned, so a pass may read its input as float4.
+    std::size_t second_region(std::size_t n) const { return (grid_for(n) + 3) / 4 * 4; }
     std::size_t scratch_elems(std::size_t n) const {
         const std::size_t g1 = grid_for(n);
         if (g1 <= 1) return 0;
         const std::size_t g2 = grid_for(g1);
-        return g1 + (g2 > 1 ? g2 : 0);
+        return second_region(n) + (g2 > 1 ? g2 : 0);
     }
 };
 

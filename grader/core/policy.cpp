@@ -1,5 +1,6 @@
 #include "core/policy.hpp"
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
@@ -46,6 +47,8 @@ policy parse_policy(const nlohmann::json& doc) {
     read(c, "reduction_inputs", p.reduction_inputs, "correctness");
     read(c, "sizes", p.sizes, "correctness");
     read(c, "sizes_emulated", p.sizes_emulated, "correctness");
+    read(c, "record_sizes", p.record_sizes, "correctness");
+    read(c, "record_sizes_emulated", p.record_sizes_emulated, "correctness");
     read(c, "shapes", p.shapes, "correctness");
     read(c, "shapes_emulated", p.shapes_emulated, "correctness");
     read(c, "case_timeout_seconds", p.case_timeout_seconds, "correctness");
@@ -66,6 +69,15 @@ policy parse_policy(const nlohmann::json& doc) {
     require(!p.sizes.empty() && !p.sizes_emulated.empty(), "correctness.sizes must not be empty");
     for (auto n : p.sizes) require(n > 0, "correctness.sizes: sizes must be at least 1");
     for (auto n : p.sizes_emulated) require(n > 0, "correctness.sizes_emulated: sizes must be at least 1");
+    for (const auto& list : {p.record_sizes, p.record_sizes_emulated})
+        for (auto n : list) require(n > 0, "correctness.record_sizes: sizes must be at least 1");
+    for (const auto& list : {p.shapes, p.shapes_emulated}) {
+        for (const auto& shape : list) {
+            unsigned r = 0, c = 0;
+            require(std::sscanf(shape.c_str(), "%ux%u", &r, &c) == 2 && r > 0 && c > 0,
+                    "correctness.shapes: \"" + shape + "\" is not ROWSxCOLS");
+        }
+    }
     require(p.rounds >= 5, "timing.rounds must be at least 5");
     require(p.max_rounds >= p.rounds, "timing.max_rounds must be at least timing.rounds");
     require(p.confidence > 0.5 && p.confidence < 1, "timing.confidence must be in (0.5, 1)");

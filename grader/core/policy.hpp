@@ -28,6 +28,8 @@ struct policy {
     std::vector<std::string> reduction_inputs;
     std::vector<std::size_t> sizes;
     std::vector<std::size_t> sizes_emulated;
+    std::vector<std::size_t> record_sizes;
+    std::vector<std::size_t> record_sizes_emulated;
     std::vector<std::string> shapes;
     std::vector<std::string> shapes_emulated;
     double case_timeout_seconds = 30;

@@ -114,6 +114,7 @@ void render_checks(std::string& out, const lab_result& r, const palette& p) {
         }
         const std::string word = c.status == check_status::passed   ? p.good("passed")
                                  : c.status == check_status::failed ? p.bad("FAILED")
+                                 : c.status == check_status::info   ? p.dim("info")
                                                                     : p.warn("skipped");
         out += fmt::format("  {:<2} {:<16} {}  {}\n", who, c.name, word, c.detail);
     };

@@ -29,6 +29,7 @@ std::string to_string(check_status s) {
     case check_status::passed: return "passed";
     case check_status::failed: return "failed";
     case check_status::skipped: return "skipped";
+    case check_status::info: return "info";
     }
     return "unknown";
 }

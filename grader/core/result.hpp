@@ -71,7 +71,8 @@ struct timing_result {
     std::string recheck;  // empty when the post-timing re-check passed
 };
 
-enum class check_status { passed, failed, skipped };
+// info: measured and reported, not graded (e.g. counters shown with --profile).
+enum class check_status { passed, failed, skipped, info };
 std::string to_string(check_status s);
 
 struct check_result {

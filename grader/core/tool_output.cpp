@@ -1,6 +1,7 @@
 #include "core/tool_output.hpp"
 
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace course {
@@ -89,6 +90,75 @@ sanitizer_summary parse_sanitizer(const std::string& output) {
         }
     }
     return s;
+}
+
+namespace {
+
+// One CSV record; fields may be quoted and hold commas ("void k(float *, int)", "1,024").
+std::vector<std::string> csv_fields(const std::string& line) {
+    std::vector<std::string> fields;
+    std::string cur;
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char ch = line[i];
+        if (quoted) {
+            if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+                cur += '"';
+                ++i;
+            } else if (ch == '"') {
+                quoted = false;
+            } else {
+                cur += ch;
+            }
+        } else if (ch == '"') {
+            quoted = true;
+        } else if (ch == ',') {
+            fields.push_back(cur);
+            cur.clear();
+        } else if (ch != '\r') {
+            cur += ch;
+        }
+    }
+    fields.push_back(cur);
+    return fields;
+}
+
+}  // namespace
+
+ncu_metrics parse_ncu_csv(const std::string& output) {
+    ncu_metrics m;
+    int id_col = -1, name_col = -1, value_col = -1;
+    std::set<std::string> ids;
+    for (const auto& line : lines_of(output)) {
+        if (line.rfind("==ERROR==", 0) == 0 || line.find("ERR_NVGPUCTRPERM") != std::string::npos) {
+            if (m.error.empty()) m.error = line;
+            continue;
+        }
+        if (line.empty() || line[0] != '"') continue;
+        const auto f = csv_fields(line);
+        if (name_col < 0) {
+            for (int i = 0; i < static_cast<int>(f.size()); ++i) {
+                if (f[i] == "ID") id_col = i;
+                if (f[i] == "Metric Name") name_col = i;
+                if (f[i] == "Metric Value") value_col = i;
+            }
+            continue;
+        }
+        if (static_cast<int>(f.size()) <= std::max(name_col, value_col)) continue;
+        std::string digits;
+        for (char ch : f[value_col])
+            if (ch != ',') digits += ch;
+        try {
+            m.sums[f[name_col]] += std::stod(digits);
+        } catch (const std::exception&) {
+            continue;  // "n/a" and the like
+        }
+        if (id_col >= 0) ids.insert(f[id_col]);
+    }
+    m.launches = static_cast<int>(ids.size());
+    if (m.sums.empty() && m.error.empty()) m.error = "ncu reported no metrics (was a kernel launched?)";
+    if (!m.error.empty()) m.sums.clear();
+    return m;
 }
 
 }  // namespace course

@@ -1,6 +1,7 @@
 #pragma once
 // Parsers for the output of the CUDA tools the technique checks run. Pure functions on
 // text, so that the unit tests can feed them literal tool output.
+#include <map>
 #include <string>
 #include <vector>
 
@@ -26,5 +27,15 @@ struct sanitizer_summary {
     int total() const { return errors + warnings; }
 };
 sanitizer_summary parse_sanitizer(const std::string& output);
+
+// Nsight Compute `--csv` output: the value of each metric summed over every profiled
+// kernel launch (a multi-pass reduction launches several). `error` is set, and the map
+// empty, when ncu could not profile (no permission for the counters, no kernel, ...).
+struct ncu_metrics {
+    std::map<std::string, double> sums;
+    int launches = 0;
+    std::string error;
+};
+ncu_metrics parse_ncu_csv(const std::string& output);
 
 }  // namespace course

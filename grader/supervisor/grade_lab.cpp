@@ -177,6 +177,7 @@ void run_phase(const session& s, std::vector<std::string> ids, const worker_limi
 void correctness_phase(const session& s, std::map<std::string, part_result>& results) {
     const bool emulated = s.backend == "emulated";
     const auto& sizes = emulated ? s.pol.sizes_emulated : s.pol.sizes;
+    const auto& record_sizes = emulated ? s.pol.record_sizes_emulated : s.pol.record_sizes;
     const auto& shapes = emulated ? s.pol.shapes_emulated : s.pol.shapes;
     std::map<std::string, std::vector<case_record>> records;
     std::vector<std::string> ids;
@@ -198,6 +199,8 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                                             join(s.pol.reduction_inputs),
                                             "--sizes",
                                             join_numbers(sizes),
+                                            "--record-sizes",
+                                            join_numbers(record_sizes),
                                             "--shapes",
                                             join(shapes)};
         },
@@ -238,7 +241,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
             if (rec.ok && rec.tolerance > 0)
                 c.worst_error_ratio = std::max(c.worst_error_ratio, std::fabs(rec.got - rec.expected) / rec.tolerance);
         }
-        c.hint = meta.kind == "reduction" ? reduction_hint(recs, meta.elements_per_block) : movement_hint(recs, 32);
+        c.hint = meta.kind == "transpose" ? movement_hint(recs, 32) : reduction_hint(recs, meta.elements_per_block);
         s.say(fmt::format("  part {}: {}", meta.id, to_string(c.status)));
     }
 }
@@ -385,6 +388,11 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
             for (const auto& k : kernels)
                 if (k != p.kernel) others.push_back(k);
             checks.push_back(check_uses_shuffle(s.student_object, p.kernel, others, gpu));
+        }
+        if (wanted("bank_wavefronts") || s.opt.profile) {
+            s.say("Nsight Compute counters: part " + p.id);
+            checks.push_back(check_bank_wavefronts(s.worker, p.id, lp.max_wavefronts_per_request,
+                                                   wanted("bank_wavefronts"), gpu));
         }
         if (s.opt.sanitize) {
             s.say("compute-sanitizer: part " + p.id);

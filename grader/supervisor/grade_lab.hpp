@@ -16,6 +16,7 @@ struct grade_options {
     std::optional<std::uint64_t> seed;
     std::string benchmark_out;
     bool sanitize = false;  // run compute-sanitizer memcheck and racecheck (GPU only)
+    bool profile = false;   // report shared-memory wavefronts from ncu for every lab (GPU only)
     std::function<void(const std::string&)> progress;  // one line of status, or empty
 };
 

@@ -36,7 +36,7 @@ struct outputs {
 int main(int argc, char** argv) {
     CLI::App app{"Grades one lab: correctness on every backend, speed against the naive baseline on a GPU."};
     std::string lab, policy_file, worker_dir = self_dir();
-    bool emulate = false, quiet = false, no_color = false, sanitize = false;
+    bool emulate = false, quiet = false, no_color = false, sanitize = false, profile = false;
     std::uint64_t seed = 0;
     outputs out;
     app.add_option("lab", lab, "The lab to grade: " + course::known_labs_text())->required();
@@ -49,6 +49,7 @@ int main(int argc, char** argv) {
     app.add_option("--text", out.text, "Write the human report (without colours)");
     app.add_option("--benchmark-out", out.benchmark, "Write the Google Benchmark JSON of the timing runs");
     app.add_flag("--sanitize", sanitize, "Also run compute-sanitizer memcheck and racecheck on your kernels (GPU)");
+    app.add_flag("--profile", profile, "Report shared-memory wavefronts per request from Nsight Compute (GPU)");
     app.add_option("--worker-dir", worker_dir, "Folder of the lab workers (default: next to this program)");
     app.add_flag("--quiet", quiet, "No progress lines on stderr");
     app.add_flag("--no-color", no_color, "No colours (NO_COLOR in the environment does the same)");
@@ -86,6 +87,7 @@ int main(int argc, char** argv) {
     if (*seed_opt) opt.seed = seed;
     opt.benchmark_out = out.benchmark;
     opt.sanitize = sanitize;
+    opt.profile = profile;
     if (!quiet) opt.progress = [](const std::string& line) { std::cerr << "[grade] " << line << "\n"; };
 
     const course::lab_result result = course::grade_lab(opt, pol);

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -102,6 +103,60 @@ check_result check_sanitize(const std::string& worker, const std::string& part_i
         if (!s.findings.empty()) detail += " (" + s.findings.front() + ")";
     }
     return {"sanitize", total == 0 ? check_status::passed : check_status::failed, detail};
+}
+
+namespace {
+
+struct wavefront_ratios {
+    double load = 0, store = 0;
+    std::string error;
+};
+
+wavefront_ratios measure_wavefronts(const std::string& ncu, const std::string& worker, const std::string& part_id,
+                                    const char* version) {
+    const char* metrics =
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum,"
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_shared_st.sum";
+    const worker_run run = run_tool({ncu, "--clock-control", "none", "--csv", "--metrics", metrics, worker,
+                                     "--events-fd", "3", "profile", "--parts", part_id, "--version", version},
+                                    300);
+    const ncu_metrics m = parse_ncu_csv(run.output_tail);
+    wavefront_ratios r;
+    if (!m.error.empty()) {
+        r.error = m.error;
+        return r;
+    }
+    auto get = [&](const char* name) { return m.sums.count(name) ? m.sums.at(name) : 0.0; };
+    const double ld_req = get("smsp__inst_executed_op_shared_ld.sum");
+    const double st_req = get("smsp__inst_executed_op_shared_st.sum");
+    r.load = ld_req > 0 ? get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") / ld_req : 0;
+    r.store = st_req > 0 ? get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") / st_req : 0;
+    return r;
+}
+
+std::string describe(double load, double store) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%.2f shared-load wavefronts/request%s, %.2f per store", load,
+                  load <= 1.05 ? " (conflict-free)" : "", store);
+    return buf;
+}
+
+}  // namespace
+
+check_result check_bank_wavefronts(const std::string& worker, const std::string& part_id, double limit, bool graded,
+                                   bool gpu) {
+    if (!gpu) return skipped("bank_wavefronts", "needs a GPU and Nsight Compute: the CPU emulator has no counters");
+    const std::string ncu = find_tool("ncu");
+    if (ncu.empty()) return skipped("bank_wavefronts", "Nsight Compute (ncu) not found");
+    const wavefront_ratios mine = measure_wavefronts(ncu, worker, part_id, "student");
+    if (!mine.error.empty()) return skipped("bank_wavefronts", "ncu could not read the counters: " + mine.error);
+    const wavefront_ratios base = measure_wavefronts(ncu, worker, part_id, "baseline");
+    std::string detail = "yours: " + describe(mine.load, mine.store);
+    if (base.error.empty()) detail += "; baseline: " + describe(base.load, base.store);
+    if (!graded) return {"bank_wavefronts", check_status::info, detail + " (not graded)"};
+    char limit_text[64];
+    std::snprintf(limit_text, sizeof limit_text, "; the limit is %.2f per load", limit);
+    return {"bank_wavefronts", mine.load <= limit ? check_status::passed : check_status::failed, detail + limit_text};
 }
 
 }  // namespace course

@@ -65,3 +65,25 @@ TEST_CASE("compute-sanitizer summaries") {
     CHECK(m.findings[0] == "Invalid __global__ write of size 4 bytes");
     CHECK_FALSE(parse_sanitizer("nothing to see").parsed);
 }
+
+TEST_CASE("ncu CSV: metrics summed over launches, quoted commas handled") {
+    const std::string csv = R"csv(==PROF== Connected to process 520 (/tmp/probe)
+"ID","Process ID","Process Name","Host Name","Kernel Name","Context","Stream","Block Size","Grid Size","Device","CC","Section Name","Metric Name","Metric Unit","Metric Value"
+"0","520","probe","127.0.0.1","void ttile<0>(const float *, float *, unsigned int, unsigned int)","1","7","(32, 8, 1)","(32, 32, 1)","0","9.0","Command line profiler metrics","l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum","","1,048,576"
+"0","520","probe","127.0.0.1","void ttile<0>(const float *, float *, unsigned int, unsigned int)","1","7","(32, 8, 1)","(32, 32, 1)","0","9.0","Command line profiler metrics","smsp__inst_executed_op_shared_ld.sum","inst","32,768"
+"1","520","probe","127.0.0.1","void ttile<0>(const float *, float *, unsigned int, unsigned int)","1","7","(32, 8, 1)","(32, 32, 1)","0","9.0","Command line profiler metrics","smsp__inst_executed_op_shared_ld.sum","inst","32,768"
+)csv";
+    const ncu_metrics m = parse_ncu_csv(csv);
+    CHECK(m.error == "");
+    CHECK(m.launches == 2);
+    CHECK(m.sums.at("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") == 1048576.0);
+    CHECK(m.sums.at("smsp__inst_executed_op_shared_ld.sum") == 65536.0);
+}
+
+TEST_CASE("ncu without permission for the counters") {
+    const ncu_metrics m = parse_ncu_csv(
+        "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters\n");
+    CHECK(m.sums.empty());
+    CHECK(m.error.rfind("==ERROR== ERR_NVGPUCTRPERM", 0) == 0);
+    CHECK(parse_ncu_csv("").error == "ncu reported no metrics (was a kernel launched?)");
+}

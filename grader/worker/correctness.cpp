@@ -12,6 +12,7 @@
 #include "course/cuda_check.hpp"
 #include "worker/events.hpp"
 #include "worker/reduction_case.hpp"
+#include "worker/transpose_case.hpp"
 
 namespace course {
 
@@ -92,6 +93,30 @@ TEST_CASE("reduction") {
         for (const std::size_t n : g_job->sizes) {
             course::run_case(course::to_string(kind), "n=" + std::to_string(n), [&] {
                 return course::run_reduction_case(*g_job->target, kind, n, g_job->seed, g_job->tolerance_c);
+            });
+        }
+    }
+}
+
+TEST_CASE("record_sums") {
+    for (const auto kind : g_job->inputs) {
+        for (const std::size_t n : g_job->record_sizes) {
+            course::run_case(course::to_string(kind), "n=" + std::to_string(n), [&] {
+                return course::run_reduction_case(*g_job->target, kind, n, g_job->seed, g_job->tolerance_c);
+            });
+        }
+    }
+}
+
+TEST_CASE("transpose") {
+    // Random values, and each element's own index: with the index, a wrong element says
+    // exactly where it came from.
+    for (const auto kind : {course::input_kind::random, course::input_kind::index}) {
+        for (const std::string& shape : g_job->shapes) {
+            unsigned rows = 0, cols = 0;
+            REQUIRE_MESSAGE(course::parse_shape(shape, rows, cols), "bad shape " << shape);
+            course::run_case(course::to_string(kind), shape, [&] {
+                return course::run_transpose_case(*g_job->target, kind, rows, cols, g_job->seed);
             });
         }
     }

@@ -10,7 +10,8 @@ namespace course {
 
 struct correctness_job {
     const part* target = nullptr;
-    std::vector<std::size_t> sizes;   // reductions, AoS records
+    std::vector<std::size_t> sizes;         // reductions
+    std::vector<std::size_t> record_sizes;  // record sums
     std::vector<std::string> shapes;  // matrices, "RxC"
     std::vector<input_kind> inputs;   // reduction inputs
     std::uint64_t seed = 0;

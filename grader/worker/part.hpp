@@ -8,7 +8,7 @@
 
 namespace course {
 
-enum class part_kind { reduction, transpose, aos_to_soa };
+enum class part_kind { reduction, record_sums, transpose };
 const char* to_string(part_kind k);
 
 // One graded kernel of a lab, as the lab binding exposes it to the worker. Pointers are
@@ -19,17 +19,15 @@ struct part {
     std::string kernel;  // the student's kernel name
     part_kind kind = part_kind::reduction;
 
-    // reduction: out[0] = sum of in[0..n), using `scratch` for partial sums
+    // reduction: out[0] = sum of in[0..n), using `scratch` for partial sums.
+    // record_sums: the same over n records of record_len floats; out receives one record,
+    // and scratch needs shape.scratch_elems(n) * record_len floats.
     reduction_shape shape;
+    unsigned record_len = 1;
     std::function<void(const float* in, float* out, std::size_t n, float* scratch)> reduce;
 
     // transpose: out (cols x rows) = transpose of in (rows x cols), row-major
     std::function<void(const float* in, float* out, unsigned rows, unsigned cols)> transpose;
-
-    // aos_to_soa: in holds `records` records of record_len floats; out[j * records + i]
-    // receives component j of record i
-    unsigned record_len = 0;
-    std::function<void(const float* in, float* out, std::size_t records)> aos_to_soa;
 };
 
 using lab_parts = std::vector<part>;

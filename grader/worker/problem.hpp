@@ -27,8 +27,10 @@ public:
 struct problem_size {
     std::size_t n = 0;           // reductions
     unsigned rows = 0, cols = 0;  // transpose
-    std::size_t records = 0;     // AoS to SoA
+    std::size_t records = 0;     // record sums (lab 5)
 };
+
+std::unique_ptr<problem> make_transpose_problem(unsigned rows, unsigned cols, std::uint64_t seed);
 
 // The buffers are sized for all three versions (`versions`), so none reallocates.
 std::unique_ptr<problem> make_problem(part_kind kind, const problem_size& size, const part* const versions[3],

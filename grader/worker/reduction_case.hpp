@@ -11,17 +11,19 @@
 namespace course {
 
 // Device buffers for one reduction run: the input (followed by NaN guard words, so a
-// read past the end shows up as a NaN sum), the one-float output and the scratch for
-// partial sums, each followed by guard words.
+// read past the end shows up as a NaN sum), the output and the scratch for partial sums,
+// each followed by guard words. `width` floats per element: 1 for plain sums, 8 for
+// lab 5's records.
 struct reduction_buffers {
-    reduction_buffers(std::size_t n, std::size_t scratch_elems);
+    reduction_buffers(std::size_t n, std::size_t scratch_elems, unsigned width = 1);
+    unsigned width;
     guarded_buffer in;
     guarded_buffer out;
     guarded_buffer scratch;
 };
 
-// Reads the result the last run left in `bufs` and judges it against the
-// double-precision sum of `host_input`.
+// Reads the result the last run left in `bufs` and judges every component against the
+// double-precision sums of `host_input` (n elements of bufs.width floats).
 case_record judge_reduction(const std::string& part_id, reduction_buffers& bufs, const float* host_input,
                             std::size_t n, input_kind kind, double tolerance_c);
 

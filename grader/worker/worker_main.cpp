@@ -9,6 +9,8 @@
 #include "worker/correctness.hpp"
 #include "worker/device_info.hpp"
 #include "worker/events.hpp"
+#include "worker/problem.hpp"
+#include "worker/transpose_case.hpp"
 #if !defined(COURSE_EMULATE)
 #include "worker/timing.hpp"
 #endif
@@ -60,6 +62,7 @@ nlohmann::json describe(const lab_config& cfg, const loaded_lab& lab, const devi
                          {"kernel", p.kernel},
                          {"kind", to_string(p.kind)},
                          {"elements_per_block", p.shape.elements_per_block()},
+                         {"record_len", p.record_len},
                          {"reference_kernel", ref ? ref->kernel : ""},
                          {"baseline_kernel", base ? base->kernel : ""}});
     }
@@ -102,7 +105,7 @@ int worker_main(int argc, char** argv, const lab_config& config) {
     CLI::App app{std::string("Worker for ") + config.lab + " (" + backend_name +
                  "): runs kernels for the grader and reports JSON events."};
     int events_fd = 1;
-    std::string part_ids, inputs = "random,ones,integers,cancellation", sizes, shapes;
+    std::string part_ids, inputs = "random,ones,integers,cancellation", sizes, record_sizes, shapes;
     std::uint64_t seed = 1;
     double tolerance_c = 3;
     std::size_t n = 1u << 25, records = 1u << 24;
@@ -115,6 +118,12 @@ int worker_main(int argc, char** argv, const lab_config& config) {
     auto* describe_cmd = app.add_subcommand("describe", "Print the device and the lab's parts");
     auto* correct_cmd = app.add_subcommand("correctness", "Run the correctness suites");
     auto* timing_cmd = app.add_subcommand("timing", "Time naive, reference and student kernels (GPU only)");
+    auto* profile_cmd = app.add_subcommand("profile", "Run one version of a part once, for a profiler to watch");
+    std::string version = "student";
+    profile_cmd->add_option("--parts", part_ids, "The part id")->required();
+    profile_cmd->add_option("--version", version, "student, reference or baseline")
+        ->check(CLI::IsMember({"student", "reference", "baseline"}));
+    profile_cmd->add_option("--seed", seed, "Seed for the input");
     for (auto* cmd : {correct_cmd, timing_cmd}) {
         cmd->add_option("--parts", part_ids, "Comma-separated part ids (default: all)");
         cmd->add_option("--seed", seed, "Seed for the inputs");
@@ -122,6 +131,7 @@ int worker_main(int argc, char** argv, const lab_config& config) {
     }
     correct_cmd->add_option("--inputs", inputs, "Reduction input kinds");
     correct_cmd->add_option("--sizes", sizes, "Comma-separated sizes")->required();
+    correct_cmd->add_option("--record-sizes", record_sizes, "Comma-separated record counts (record sums)");
     correct_cmd->add_option("--shapes", shapes, "Comma-separated matrix shapes RxC");
     timing_cmd->add_option("--n", n, "Reduction size");
     timing_cmd->add_option("--shape", shape, "Transpose shape RxC");
@@ -151,10 +161,30 @@ int worker_main(int argc, char** argv, const lab_config& config) {
             events().emit(describe(config, lab, device));
             return exit_ok;
         }
+        if (*profile_cmd) {
+            const part* p = find_part(version == "student"     ? lab.student
+                                      : version == "reference" ? lab.reference
+                                                               : lab.baseline,
+                                      part_ids);
+            if (version == "baseline" && !config.baseline_by_id) p = baseline_for(config, lab, part_ids);
+            if (p == nullptr) throw std::invalid_argument("no part " + part_ids + " in the " + version + " version");
+            // A size large enough to fill the GPU, small enough to profile in a second.
+            problem_size size;
+            size.n = 1u << 22;
+            size.records = 1u << 18;
+            size.rows = size.cols = 2048;
+            const part* versions[3] = {p, p, p};
+            const auto prob = make_problem(p->kind, size, versions, seed, tolerance_c);
+            prob->run(*p);
+            CUDA_CHECK(cudaDeviceSynchronize());
+            events().emit({{"event", "profiled"}, {"part", p->id}, {"version", version}, {"problem", prob->label()}});
+            return exit_ok;
+        }
         const auto parts = select_parts(lab.student, part_ids);
         if (*correct_cmd) {
             correctness_job job;
             for (const auto& s : split(sizes)) job.sizes.push_back(std::stoull(s));
+            for (const auto& s : split(record_sizes)) job.record_sizes.push_back(std::stoull(s));
             job.shapes = split(shapes);
             for (const auto& name : split(inputs)) {
                 const auto kind = parse_input_kind(name);
@@ -181,8 +211,7 @@ int worker_main(int argc, char** argv, const lab_config& config) {
         }
         job.size.n = n;
         job.size.records = records;
-        if (std::sscanf(shape.c_str(), "%ux%u", &job.size.rows, &job.size.cols) != 2)
-            throw std::invalid_argument("bad --shape " + shape);
+        if (!parse_shape(shape, job.size.rows, job.size.cols)) throw std::invalid_argument("bad --shape " + shape);
         job.rounds = rounds;
         job.warmup = warmup;
         job.flush_bytes = flush_bytes;

@@ -1,0 +1,28 @@
+#pragma once
+// Lab 4 contract: warp shuffles and a grid-stride loop, then loads wide enough to reach
+// the bandwidth roof. The course launches the kernels (grader/bindings/lab4_binding.cuh)
+// with the launch configuration the lab file chooses through four constants:
+//
+//   constexpr unsigned kShuffleBlockSize;    // part A: threads per block (32..1024, a multiple of 32)
+//   constexpr unsigned kShuffleBlocksPerSm;  // part A: blocks per SM (1..64)
+//   constexpr unsigned kVectorBlockSize;     // part B: threads per block
+//   constexpr unsigned kVectorBlocksPerSm;   // part B: blocks per SM
+#include "contracts/lab_impl.hpp"
+#include "course/cuda_compat.hpp"
+
+namespace LAB_IMPL {
+
+// Both parts: a grid-stride reduction. The course launches
+// min(SMs * blocks-per-SM, ceil(n / elements-per-block)) blocks of the chosen size; block
+// b sums its share of in[0..n) (block b, b + gridDim.x, ... of every sweep) and writes it
+// to out[b]. The course then launches the same kernel with one block on those partial
+// sums. `in` is 16-byte aligned; n can be any value, including 1 and odd numbers.
+
+// Part A: each thread accumulates many elements with a grid-stride loop; the block
+// combines them with warp shuffles (__shfl_down_sync or __shfl_xor_sync).
+__global__ void reduce_shuffle(const float* in, float* out, unsigned n);
+
+// Part B: part A with 16-byte loads (float4) and several loads in flight per thread.
+__global__ void reduce_vectorized(const float* in, float* out, unsigned n);
+
+}  // namespace LAB_IMPL

@@ -1,0 +1,35 @@
+#pragma once
+// Lab 5 binding: the record sums use the reduction driver on 8-float records; the transpose
+// is one launch of 32 x 8 threads per 32 x 32 tile. The same binding serves the student's
+// file, the reference and the unpadded baseline.
+#include "bindings/reduction_part.cuh"
+#include "course/launch.hpp"
+
+namespace LAB_IMPL {
+
+course::lab_parts parts() {
+    course::part a;
+    a.id = "A";
+    a.title = "per-thread records in a padded shared array";
+    a.kernel = "record_sums";
+    a.kind = course::part_kind::record_sums;
+    a.shape = {lab5::block_size, 1, 0};
+    a.record_len = lab5::record_len;
+    a.reduce = [shape = a.shape](const float* in, float* out, std::size_t n, float* scratch) {
+        course::reduce_on_device("record_sums", record_sums, shape, in, out, n, scratch, lab5::record_len);
+    };
+
+    course::part b;
+    b.id = "B";
+    b.title = "tiled transpose with a padded tile";
+    b.kernel = "transpose_tiled";
+    b.kind = course::part_kind::transpose;
+    b.transpose = [](const float* in, float* out, unsigned rows, unsigned cols) {
+        const dim3 grid((cols + lab5::tile - 1) / lab5::tile, (rows + lab5::tile - 1) / lab5::tile);
+        course::launch("transpose_tiled", transpose_tiled, grid, dim3(lab5::tile, lab5::tile_rows), in, out, rows,
+                       cols);
+    };
+    return {a, b};
+}
+
+}  // namespace LAB_IMPL

@@ -1,0 +1,33 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/inputs.hpp"
+#include "core/result.hpp"
+#include "worker/guarded_buffer.hpp"
+#include "worker/part.hpp"
+
+namespace course {
+
+// Device buffers of one transpose: the input (rows x cols) and the output (cols x rows),
+// each followed by guard words.
+struct transpose_buffers {
+    transpose_buffers(unsigned rows, unsigned cols);
+    unsigned rows, cols;
+    guarded_buffer in;
+    guarded_buffer out;
+};
+
+// Compares every output element with the input it must come from (exactly: a transpose
+// moves data, it does not round) and names the first wrong one.
+case_record judge_transpose(const std::string& part_id, transpose_buffers& bufs, const std::vector<float>& host_in,
+                            input_kind kind);
+
+// Uploads a fresh input of `kind` for (seed, shape), poisons the output, runs and judges.
+case_record run_transpose_case(const part& p, input_kind kind, unsigned rows, unsigned cols, std::uint64_t run_seed);
+
+// "31x33" -> (31, 33); false when malformed.
+bool parse_shape(const std::string& text, unsigned& rows, unsigned& cols);
+
+}  // namespace course
