@@ -23,7 +23,6 @@ __device__ __forceinline__ float load_pair(const float* in, unsigned n) {
 
 // Sums a value across one full warp; lane 0 ends with the total.
 __device__ __forceinline__ float warp_fold_down(float v) {
-#pragma unroll
     for (unsigned d = kWarp / 2; d > 0u; d >>= 1) {
         v += __shfl_down_sync(kAllLanes, v, d);
     }

@@ -17,7 +17,6 @@ constexpr unsigned kMaxWarps = 1024 / kLanes;
 
 // Butterfly sum: afterwards every lane of the warp holds the warp's total.
 __device__ __forceinline__ float butterfly_sum(float x) {
-#pragma unroll
     for (unsigned m = kLanes / 2; m != 0u; m >>= 1) {
         x += __shfl_xor_sync(kFullMask, x, m);
     }
