@@ -13,7 +13,7 @@ inline constexpr unsigned block_size = 256;
 inline constexpr unsigned record_len = 8;
 // Part B: tile edge, and rows of threads per block (blocks are tile x tile_rows threads).
 inline constexpr unsigned tile = 32;
-inline constexpr unsigned tile_rows = 8;
+inline constexpr unsigned tile_rows = 4;
 }  // namespace lab5
 
 namespace LAB_IMPL {
@@ -28,8 +28,8 @@ __global__ void record_sums(const float* in, float* out, unsigned n);
 
 // Part B: transpose through a shared tile. `in` is rows x cols, row-major; out (cols x rows)
 // receives out[c * rows + r] = in[r * cols + c]. Block (bx, by) moves the 32 x 32 tile whose
-// top-left input element is (row 32 * by, column 32 * bx), with 32 x 8 threads, each
-// handling 4 elements. Launched with ceil(cols / 32) x ceil(rows / 32) blocks; the matrix
+// top-left input element is (row 32 * by, column 32 * bx), with 32 x 4 threads, each
+// handling 8 elements. Launched with ceil(cols / 32) x ceil(rows / 32) blocks; the matrix
 // sides need not be multiples of 32.
 __global__ void transpose_tiled(const float* in, float* out, unsigned rows, unsigned cols);
 

@@ -125,6 +125,11 @@ std::vector<std::string> csv_fields(const std::string& line) {
 
 }  // namespace
 
+double shared_conflict_factor(double wavefronts, double conflicts) {
+    const double ideal = wavefronts - conflicts;
+    return ideal > 0 ? wavefronts / ideal : 0.0;
+}
+
 ncu_metrics parse_ncu_csv(const std::string& output) {
     ncu_metrics m;
     int id_col = -1, name_col = -1, value_col = -1;

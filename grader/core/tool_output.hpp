@@ -38,4 +38,14 @@ struct ncu_metrics {
 };
 ncu_metrics parse_ncu_csv(const std::string& output);
 
+// Wavefronts per shared-memory request, counting only requests that reached shared
+// memory, relative to the minimum for their access width: 1.0 is conflict-free, 8.0 an
+// 8-way conflict. Nsight Compute's instruction counters also count shared loads executed
+// with every lane predicated off (the `if (t < stride)` of a tree), which dilute a plain
+// wavefronts / instructions ratio to near or below 1 even for an 8-way conflict. Its
+// bank-conflict counter is the excess over the minimum, so wavefronts - conflicts is the
+// minimum: one per active 4-byte request, two per 8-byte, four per 16-byte. 0 when no
+// shared memory was used.
+double shared_conflict_factor(double wavefronts, double conflicts);
+
 }  // namespace course

@@ -108,15 +108,15 @@ check_result check_sanitize(const std::string& worker, const std::string& part_i
 namespace {
 
 struct wavefront_ratios {
-    double load = 0, store = 0;
+    double load = 0, store = 0;  // wavefronts per request that reached shared memory, over the minimum
     std::string error;
 };
 
 wavefront_ratios measure_wavefronts(const std::string& ncu, const std::string& worker, const std::string& part_id,
                                     const char* version) {
     const char* metrics =
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum,"
-        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__inst_executed_op_shared_st.sum";
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
+        "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
     const worker_run run = run_tool({ncu, "--clock-control", "none", "--csv", "--metrics", metrics, worker,
                                      "--events-fd", "3", "profile", "--parts", part_id, "--version", version},
                                     300);
@@ -127,16 +127,16 @@ wavefront_ratios measure_wavefronts(const std::string& ncu, const std::string& w
         return r;
     }
     auto get = [&](const char* name) { return m.sums.count(name) ? m.sums.at(name) : 0.0; };
-    const double ld_req = get("smsp__inst_executed_op_shared_ld.sum");
-    const double st_req = get("smsp__inst_executed_op_shared_st.sum");
-    r.load = ld_req > 0 ? get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum") / ld_req : 0;
-    r.store = st_req > 0 ? get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum") / st_req : 0;
+    r.load = shared_conflict_factor(get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+                             get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
+    r.store = shared_conflict_factor(get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+                              get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"));
     return r;
 }
 
 std::string describe(double load, double store) {
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%.2f shared-load wavefronts/request%s, %.2f per store", load,
+    std::snprintf(buf, sizeof buf, "%.2f wavefronts per shared-load request%s, %.2f per store", load,
                   load <= 1.05 ? " (conflict-free)" : "", store);
     return buf;
 }

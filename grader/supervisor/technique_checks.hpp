@@ -25,9 +25,10 @@ check_result check_uses_shuffle(const std::string& object, const std::string& ke
 check_result check_sanitize(const std::string& worker, const std::string& part_id, std::uint64_t seed, bool gpu);
 
 // Shared-memory wavefronts per request of the part's kernels, from Nsight Compute's
-// counters, for the student's version and the lab's baseline. `graded`: the student's
-// loads must need at most `limit` wavefronts per request; otherwise the numbers are
-// reported as information (--profile).
+// counters, for the student's version and the lab's baseline, relative to the minimum
+// for the access width (1.0: conflict-free; 8: an 8-way conflict). `graded`: the
+// student's loads must need at most `limit`; otherwise the numbers are reported as
+// information (--profile).
 check_result check_bank_wavefronts(const std::string& worker, const std::string& part_id, double limit, bool graded,
                                    bool gpu);
 

@@ -87,3 +87,11 @@ TEST_CASE("ncu without permission for the counters") {
     CHECK(m.error.rfind("==ERROR== ERR_NVGPUCTRPERM", 0) == 0);
     CHECK(parse_ncu_csv("").error == "ncu reported no metrics (was a kernel launched?)");
 }
+
+TEST_CASE("conflict factor from wavefronts and bank conflicts (H200 measurements)") {
+    CHECK(shared_conflict_factor(1048576, 1015808) == 32.0);  // tile[32][32], column reads
+    CHECK(shared_conflict_factor(32768, 0) == 1.0);           // tile[32][33]
+    CHECK(shared_conflict_factor(32768, 16384) == 2.0);       // rows of 8 floats read as float4
+    CHECK(shared_conflict_factor(24320, 17920) == 3.8);       // lab 2's strided tree, predicated steps included
+    CHECK(shared_conflict_factor(0, 0) == 0.0);
+}

@@ -4,9 +4,12 @@
 namespace LAB_IMPL {
 
 __global__ void reduce_divergent(const float* in, float* out, unsigned n) {
-    volatile unsigned spin = n + 1;
-    while (spin != 0) spin = spin + 1 == 0 ? 1 : spin + 1;
-    if (threadIdx.x == 0) out[blockIdx.x] = in[0];
+    // Re-reads a value no thread ever changes: the loop cannot end, and the volatile reads
+    // keep the compiler from removing it.
+    const volatile float* v = in;
+    while (v[0] == v[0]) {
+    }
+    if (threadIdx.x == 0) out[blockIdx.x] = in[0] + static_cast<float>(n);
 }
 
 }  // namespace LAB_IMPL
