@@ -3,13 +3,18 @@
 #   make lab1 LAB_SOURCE=solutions build it from the reference answers
 #   make test                      build everything and run every test
 #   make selfcheck                 every stub fails and every solution passes
+#   make bench                     benchmark every reference on the GPU -> bench/results/<device>.json
+#   make plots                     draw docs/images/*.png|svg from that JSON
 BUILD      ?= build
 LAB_SOURCE ?= labs
 JOBS       ?= $(shell nproc 2>/dev/null || echo 4)
 CMAKE_ARGS ?=
 LABS       := lab1 lab2 lab3 lab4 lab5
 
-.PHONY: all configure test selfcheck clean $(LABS)
+PYTHON     ?= python3
+BENCH_JSON ?= $(firstword $(wildcard bench/results/*.json))
+
+.PHONY: all configure test selfcheck bench plots clean $(LABS)
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -25,6 +30,15 @@ test: all
 
 selfcheck: all
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L selfcheck
+
+bench: configure
+	@cmake --build $(BUILD) -j $(JOBS) --target course_bench >/dev/null 2>&1 || \
+	  { echo "make bench: the benchmarks need the CUDA Toolkit (nvcc), which this build does not have"; exit 2; }
+	$(BUILD)/bin/course_bench --out-dir bench/results
+
+plots:
+	@[ -n "$(BENCH_JSON)" ] || { echo "make plots: no bench/results/*.json yet: run make bench on a GPU first"; exit 2; }
+	$(PYTHON) scripts/plot_results.py $(BENCH_JSON) --out docs/images
 
 clean:
 	rm -rf $(BUILD)
