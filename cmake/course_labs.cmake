@@ -5,6 +5,9 @@ function(course_warnings target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
 endfunction()
 
+set(ext_gpu cu)
+set(ext_emu cpp)
+
 # The backends this build makes: the GPU one when nvcc is there, the CPU emulator always.
 set(COURSE_BACKENDS "")
 if(COURSE_GPU)
@@ -99,6 +102,8 @@ function(course_add_lab lab folder)
       set(naive_ns lab1_reference)
       set(by_id false)
     endif()
+    set(reference_${backend} ${reference})
+    set(naive_${backend} ${naive})
     if(EXISTS ${student_file})
       course_lab_object(student ${lab} student ${tag} ${student_file} ${backend})
       course_lab_worker(${lab}_worker_${backend} ${CMAKE_BINARY_DIR}/bin ${lab} ${backend}
@@ -122,6 +127,43 @@ function(course_add_lab lab folder)
     endif()
   endforeach()
   add_custom_target(${lab} DEPENDS ${lab_targets})
+
+  # Batch grading: a template worker per backend whose student object is compiled from a
+  # copy of the stub. grader/batch/grade_batch.py compiles each submission with the same
+  # command (from compile_commands.json) and links it with the same line (link.txt), so
+  # the course's objects and the reference kernels are built once for a whole class.
+  set(template_file ${CMAKE_BINARY_DIR}/batch/template/${folder}/kernels.cu)
+  configure_file(${stub_file} ${template_file} COPYONLY)
+  foreach(backend IN LISTS COURSE_BACKENDS)
+    course_lab_object(tpl ${lab} student batchtpl ${template_file} ${backend})
+    course_lab_worker(batch_${lab}_${backend} ${CMAKE_BINARY_DIR}/batch/template/bin ${lab} ${backend}
+                      ${tpl} ${template_file} ${reference_${backend}} ${naive_${backend}} ${naive_ns} ${by_id})
+    add_dependencies(batch_templates batch_${lab}_${backend})
+    string(CONCAT entry
+      "{\"lab\": \"${lab}\", \"folder\": \"${folder}\", \"backend\": \"${backend}\", "
+      "\"wrapper\": \"${CMAKE_CURRENT_BINARY_DIR}/generated/${tpl}.${ext_${backend}}\", "
+      "\"object\": \"$<TARGET_OBJECTS:${tpl}>\", "
+      "\"link_dir\": \"${CMAKE_CURRENT_BINARY_DIR}\", "
+      "\"link_txt\": \"${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/batch_${lab}_${backend}.dir/link.txt\", "
+      "\"worker\": \"$<TARGET_FILE:batch_${lab}_${backend}>\"},\n")
+    set_property(GLOBAL APPEND_STRING PROPERTY COURSE_BATCH_MANIFEST "${entry}")
+  endforeach()
+endfunction()
+
+# Writes build/batch/manifest.json: where grade_batch.py finds each lab's template build.
+function(course_write_batch_manifest)
+  get_property(entries GLOBAL PROPERTY COURSE_BATCH_MANIFEST)
+  string(REGEX REPLACE ",\n$" "\n" entries "${entries}")
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/batch/manifest.json CONTENT
+"{
+\"source_dir\": \"${PROJECT_SOURCE_DIR}\",
+\"build_dir\": \"${CMAKE_BINARY_DIR}\",
+\"grader\": \"$<TARGET_FILE:grader>\",
+\"compile_commands\": \"${CMAKE_BINARY_DIR}/compile_commands.json\",
+\"templates\": [
+${entries}]
+}
+")
 endfunction()
 
 # A test submission: a student file under grader/tests/submissions/<name>/<folder>/,

@@ -42,6 +42,12 @@ public:
     using std::runtime_error::runtime_error;
 };
 
+// The watchdog stopped a kernel that ran too long: on a GPU it would have hung.
+class kernel_timeout : public kernel_error {
+public:
+    using kernel_error::kernel_error;
+};
+
 enum class warp_op_kind : int { sync, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all };
 
 namespace detail {

@@ -440,6 +440,7 @@ void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body) {
         fault::disarm();
         const std::string msg = fault_message();
         g_current = nullptr;
+        if (fault::last().signal == SIGALRM) throw kernel_timeout(msg);
         throw kernel_error(msg);
     }
     fault::arm();

@@ -44,6 +44,7 @@ nlohmann::json number_or_null(double x) {
 void to_json(nlohmann::json& j, const case_record& r) {
     j = {{"part", r.part},           {"input", r.input},         {"size", r.size},
          {"n", r.n},                 {"ok", r.ok},               {"fault", r.fault},
+         {"timed_out", r.timed_out},
          {"untouched", r.untouched}, {"guard_hit", r.guard_hit}, {"expected", number_or_null(r.expected)},
          {"got", number_or_null(r.got)}, {"tolerance", number_or_null(r.tolerance)}, {"detail", r.detail}};
 }
@@ -58,6 +59,7 @@ void from_json(const nlohmann::json& j, case_record& r) {
     r.n = j.value("n", std::uint64_t{0});
     r.ok = j.value("ok", false);
     r.fault = j.value("fault", false);
+    r.timed_out = j.value("timed_out", false);
     r.untouched = j.value("untouched", false);
     r.guard_hit = j.value("guard_hit", false);
     r.expected = num("expected");
@@ -67,7 +69,7 @@ void from_json(const nlohmann::json& j, case_record& r) {
 }
 
 void to_json(nlohmann::json& j, const correctness_result& r) {
-    j = {{"status", to_string(r.status)}, {"cases", r.cases},  {"failed", r.failed},
+    j = {{"status", to_string(r.status)}, {"cases", r.cases},  {"failed", r.failed}, {"faults", r.faults},
          {"failures", r.failures},        {"hint", r.hint},    {"message", r.message},
          {"worst_error_ratio", r.worst_error_ratio}};
 }

@@ -17,6 +17,7 @@ struct case_record {
     std::uint64_t n = 0;  // element count (rows*cols for matrices)
     bool ok = false;
     bool fault = false;      // the run threw: a CUDA error, an emulator diagnosis, a crash
+    bool timed_out = false;  // the emulator's watchdog stopped it (on a GPU it would hang)
     bool untouched = false;  // the output still held the poison pattern
     bool guard_hit = false;  // a guard word past the end of an output was overwritten
     double expected = 0;
@@ -32,6 +33,7 @@ struct correctness_result {
     correctness_status status = correctness_status::not_run;
     int cases = 0;
     int failed = 0;
+    int faults = 0;  // cases where the kernel crashed or was diagnosed rather than just wrong
     std::vector<case_record> failures;  // the first failure of each input kind
     std::string hint;
     std::string message;  // crash or timeout details

@@ -237,6 +237,9 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
         const auto& recs = records[meta.id];
         std::set<std::string> kinds_seen;
         for (const auto& rec : recs) {
+            if (rec.fault) ++c.faults;
+            // The emulator's watchdog stopped a kernel that would hang a GPU.
+            if (rec.timed_out && c.status == correctness_status::failed) c.status = correctness_status::timed_out;
             if (!rec.ok && kinds_seen.insert(rec.input).second) c.failures.push_back(rec);
             if (rec.ok && rec.tolerance > 0)
                 c.worst_error_ratio = std::max(c.worst_error_ratio, std::fabs(rec.got - rec.expected) / rec.tolerance);

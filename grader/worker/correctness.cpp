@@ -35,6 +35,12 @@ void run_case(const std::string& input, const std::string& size, const std::func
         rec.fault = true;
         rec.detail = e.what();
         g_summary.sticky = g_summary.sticky || e.sticky();
+#if defined(COURSE_EMULATE)
+    } catch (const emu::kernel_timeout& e) {
+        rec.fault = true;
+        rec.timed_out = true;
+        rec.detail = e.what();
+#endif
     } catch (const std::exception& e) {
         rec.fault = true;
         rec.detail = e.what();
@@ -46,7 +52,8 @@ void run_case(const std::string& input, const std::string& size, const std::func
     ++g_summary.cases;
     if (!rec.ok) ++g_summary.failed;
     CHECK_MESSAGE(rec.ok, p.id << " " << input << " " << size << ": " << rec.detail);
-    if (g_summary.sticky) throw sticky_abort{};
+    // A sticky error leaves nothing to run on; a kernel that hung once will hang again.
+    if (g_summary.sticky || rec.timed_out) throw sticky_abort{};
 }
 
 // Silent reporter: the events above are the output; doctest keeps the verdict.

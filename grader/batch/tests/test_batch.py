@@ -1,0 +1,204 @@
+"""Batch grading of a generated class: every kind of broken submission gets its row.
+
+Run by ctest with the build folder: python3 test_batch.py BUILD_DIR [gpu|emulated]
+"""
+import csv
+import io
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tarfile
+import tempfile
+import time
+import unittest
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+BATCH = os.path.join(ROOT, "grader", "batch", "grade_batch.py")
+BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
+BACKEND = sys.argv[2] if len(sys.argv) > 2 else "emulated"
+LAB = "lab1_divergent"
+
+
+def read(*parts):
+    with open(os.path.join(ROOT, *parts)) as f:
+        return f.read()
+
+
+SOLUTION = read("solutions", LAB, "kernels.cu")
+STUB = read("labs", LAB, "kernels.cu")
+HANG = read("grader", "tests", "submissions", "hang", LAB, "kernels.cu")
+FAULT = read("grader", "tests", "submissions", "fault", LAB, "kernels.cu")
+OVERRUN = SOLUTION.replace("if (tid == 0) out[blockIdx.x] = partial[0];",
+                           "if (tid == 0) { out[blockIdx.x] = partial[0]; out[gridDim.x + 3] = 1.0f; }")
+BROKEN = '#include "contracts/lab1.cuh"\nnamespace LAB_IMPL {\n__global__ void reduce_divergent(' \
+         'const float* in, float* out, unsigned n) { return undefined_name; }\n}\n'
+
+# submission name -> expected status
+EXPECTED = {
+    "correct": "graded",
+    "correct.zip": "invalid_submission",   # the same student twice
+    "nested.zip": "graded",
+    "wrong": "graded",
+    "compile_error": "compile_error",
+    "hang.tar.gz": "timeout",
+    "illegal_address": "crashed",
+    "out_of_bounds": "graded",
+    "corrupt.zip": "invalid_submission",
+    "empty": "invalid_submission",
+    "traversal.zip": "invalid_submission",
+    "symlink": "invalid_submission",
+    "wrong_name": "invalid_submission",
+}
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as f:
+        f.write(text)
+
+
+def make_class(folder):
+    write(os.path.join(folder, "correct", LAB, "kernels.cu"), SOLUTION)
+    with zipfile.ZipFile(os.path.join(folder, "correct.zip"), "w") as z:
+        z.writestr("kernels.cu", SOLUTION)
+    with zipfile.ZipFile(os.path.join(folder, "nested.zip"), "w") as z:
+        z.writestr(f"alice/{LAB}/kernels.cu", SOLUTION)
+        z.writestr("__MACOSX/alice/._kernels.cu", "junk")
+    write(os.path.join(folder, "wrong", "kernels.cu"), STUB)
+    write(os.path.join(folder, "compile_error", "kernels.cu"), BROKEN)
+    with tarfile.open(os.path.join(folder, "hang.tar.gz"), "w:gz") as t:
+        data = HANG.encode()
+        info = tarfile.TarInfo(f"{LAB}/kernels.cu")
+        info.size = len(data)
+        t.addfile(info, io.BytesIO(data))
+    write(os.path.join(folder, "illegal_address", "kernels.cu"), FAULT)
+    write(os.path.join(folder, "out_of_bounds", "kernels.cu"), OVERRUN)
+    with open(os.path.join(folder, "corrupt.zip"), "wb") as f:
+        f.write(b"PK\x03\x04 this is not really a zip archive")
+    os.makedirs(os.path.join(folder, "empty"))
+    with zipfile.ZipFile(os.path.join(folder, "traversal.zip"), "w") as z:
+        z.writestr("kernels.cu", SOLUTION)
+        z.writestr("../../outside.txt", "escape")
+    os.makedirs(os.path.join(folder, "symlink"))
+    os.symlink("/etc/hostname", os.path.join(folder, "symlink", "kernels.cu"))
+    write(os.path.join(folder, "wrong_name", "kernel.cu"), SOLUTION)
+
+
+def run_batch(subs, out, *extra):
+    args = [sys.executable, BATCH, "lab1", subs, "--out", out, "--build-dir", BUILD, "--jobs", "2",
+            "--policy", os.path.join(ROOT, "grader", "tests", "policies", "fast_timeout.jsonc")]
+    if BACKEND == "emulated":
+        args.append("--emulate")
+    env = dict(os.environ, COURSE_EMU_WATCHDOG_SECONDS="2")
+    return subprocess.run(args + list(extra), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+
+
+def gradebook(out):
+    with open(os.path.join(out, "gradebook.csv")) as f:
+        return list(csv.DictReader(f))
+
+
+class BatchTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.subs = os.path.join(cls.tmp, "submissions")
+        make_class(cls.subs)
+        cls.out = os.path.join(cls.tmp, "results")
+        cls.batch = run_batch(cls.subs, cls.out)
+        print(cls.batch.stdout.decode())
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def test_every_submission_has_its_status(self):
+        self.assertEqual(self.batch.returncode, 0)
+        rows = {r["submission"]: r for r in gradebook(self.out)}
+        self.assertEqual(sorted(rows), sorted(EXPECTED))
+        for name, status in EXPECTED.items():
+            self.assertEqual(rows[name]["status"], status, f"{name}: {rows[name]['message']}")
+
+    def test_scores_and_messages(self):
+        rows = {r["submission"]: r for r in gradebook(self.out)}
+        full = 100.0 if BACKEND == "gpu" else 60.0
+        self.assertEqual(float(rows["correct"]["score"]), full)
+        self.assertEqual(float(rows["correct"]["max_score"]), full)
+        self.assertEqual(float(rows["wrong"]["score"]), 0.0)
+        self.assertEqual(float(rows["compile_error"]["max_score"]), full)
+        self.assertIn("undefined_name", rows["compile_error"]["message"])
+        self.assertIn("also correct", rows["correct.zip"]["message"])
+        self.assertIn("climbs out of the submission", rows["traversal.zip"]["message"])
+        self.assertIn("symbolic link", rows["symlink"]["message"])
+        self.assertIn("corrupt zip", rows["corrupt.zip"]["message"])
+        self.assertIn("found: kernel.cu", rows["wrong_name"]["message"])
+
+    def test_reports_for_every_submission(self):
+        for name in EXPECTED:
+            d = os.path.join(self.out, name)
+            with open(os.path.join(d, "results.json")) as f:
+                results = json.load(f)
+            self.assertIn("score", results)
+            self.assertTrue(os.path.getsize(os.path.join(d, "report.txt")) > 0)
+        with open(os.path.join(self.out, "gradebook.json")) as f:
+            self.assertEqual(len(json.load(f)), len(EXPECTED))
+        self.assertTrue(os.path.getsize(os.path.join(self.out, "class_scores.png")) > 0)
+
+    def test_nothing_but_the_lab_file_left_the_archives(self):
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "outside.txt")))
+        self.assertFalse(os.path.exists(os.path.join(os.path.dirname(self.tmp), "outside.txt")))
+
+    def test_rerun_skips_graded_submissions(self):
+        again = run_batch(self.subs, self.out)
+        self.assertEqual(again.returncode, 0)
+        self.assertIn(f"{len(EXPECTED)} submission(s) already graded", again.stdout.decode())
+        self.assertEqual(len(gradebook(self.out)), len(EXPECTED))
+
+
+class ResumeTest(unittest.TestCase):
+    def test_interrupted_batch_loses_and_repeats_nothing(self):
+        tmp = tempfile.mkdtemp()
+        subs = os.path.join(tmp, "submissions")
+        for i in range(6):
+            write(os.path.join(subs, f"s{i}", "kernels.cu"), SOLUTION if i % 2 == 0 else STUB)
+        out = os.path.join(tmp, "results")
+        args = [sys.executable, BATCH, "lab1", subs, "--out", out, "--build-dir", BUILD, "--jobs", "1", "--quiet"]
+        if BACKEND == "emulated":
+            args.append("--emulate")
+        proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True)
+        deadline = time.time() + 300
+        while time.time() < deadline:  # wait for a few rows, then pull the plug
+            done = [s for s in os.listdir(subs) if os.path.exists(os.path.join(out, s, "row.json"))]
+            if len(done) >= 2 or proc.poll() is not None:
+                break
+            time.sleep(0.05)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        finished = {s for s in os.listdir(subs) if os.path.exists(os.path.join(out, s, "row.json"))}
+        self.assertGreaterEqual(len(finished), 2)
+        resumed = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.assertEqual(resumed.returncode, 0, resumed.stdout.decode())
+        rows = gradebook(out)
+        self.assertEqual(sorted(r["submission"] for r in rows), [f"s{i}" for i in range(6)])
+        self.assertEqual({r["submission"]: r["status"] for r in rows}, {f"s{i}": "graded" for i in range(6)})
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def gpu_present():
+    try:
+        out = subprocess.run(["nvidia-smi", "-L"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL).stdout
+        return b"GPU " in out
+    except OSError:
+        return False
+
+
+if __name__ == "__main__":
+    if BACKEND == "gpu" and not gpu_present():
+        print("no GPU on this machine: skipped")
+        sys.exit(77)  # ctest: not run
+    unittest.main(argv=[sys.argv[0], "-v"])
