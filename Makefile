@@ -5,6 +5,7 @@
 #   make selfcheck                 every stub fails and every solution passes
 #   make bench                     benchmark every reference on the GPU -> bench/results/<device>.json
 #   make plots                     draw docs/images/*.png|svg from that JSON
+#   make gradescope LAB=lab3       build/gradescope/lab3_autograder.zip for Gradescope
 BUILD      ?= build
 LAB_SOURCE ?= labs
 JOBS       ?= $(shell nproc 2>/dev/null || echo 4)
@@ -14,7 +15,7 @@ LABS       := lab1 lab2 lab3 lab4 lab5
 PYTHON     ?= python3
 BENCH_JSON ?= $(firstword $(wildcard bench/results/*.json))
 
-.PHONY: all configure test selfcheck bench plots clean $(LABS)
+.PHONY: all configure test selfcheck bench plots gradescope clean $(LABS)
 
 all: configure
 	cmake --build $(BUILD) -j $(JOBS)
@@ -39,6 +40,10 @@ bench: configure
 plots:
 	@[ -n "$(BENCH_JSON)" ] || { echo "make plots: no bench/results/*.json yet: run make bench on a GPU first"; exit 2; }
 	$(PYTHON) scripts/plot_results.py $(BENCH_JSON) --out docs/images
+
+gradescope:
+	@[ -n "$(LAB)" ] || { echo "make gradescope: say which lab, e.g. make gradescope LAB=lab3"; exit 2; }
+	$(PYTHON) scripts/make_gradescope.py $(LAB) $(if $(POLICY),--policy $(POLICY))
 
 clean:
 	rm -rf $(BUILD)

@@ -1,0 +1,90 @@
+"""The Gradescope package, run against a fake /autograder tree in a temporary folder: a
+passing, a failing, a non-compiling and a missing submission all get a results.json."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+LAB, FOLDER = "lab1", "lab1_divergent"
+
+
+class GradescopeTest(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp()
+        cls.root = os.path.join(cls.tmp, "autograder")
+        zip_path = os.path.join(cls.tmp, "autograder.zip")
+        subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_gradescope.py"), LAB, "--out", zip_path],
+                       check=True)
+        with zipfile.ZipFile(zip_path) as z:
+            cls.names = z.namelist()
+            z.extractall(os.path.join(cls.root, "source"))  # what Gradescope does with the upload
+        env = dict(os.environ, AUTOGRADER_ROOT=cls.root, COURSE_SKIP_DEPS="1")  # deps are here already
+        setup = subprocess.run(["bash", os.path.join(cls.root, "source", "setup.sh")], env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if setup.returncode != 0:
+            raise RuntimeError("setup.sh failed:\n" + setup.stdout.decode()[-3000:])
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def grade(self, files):
+        sub = os.path.join(self.root, "submission")
+        shutil.rmtree(sub, ignore_errors=True)
+        shutil.rmtree(os.path.join(self.root, "results"), ignore_errors=True)
+        os.makedirs(sub)
+        for name, text in files.items():
+            os.makedirs(os.path.dirname(os.path.join(sub, name)), exist_ok=True)
+            with open(os.path.join(sub, name), "w") as f:
+                f.write(text)
+        env = dict(os.environ, AUTOGRADER_ROOT=self.root)
+        run = subprocess.run(["bash", os.path.join(self.root, "source", "run_autograder")], env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        self.assertEqual(run.returncode, 0, run.stdout.decode())
+        with open(os.path.join(self.root, "results", "results.json")) as f:
+            return json.load(f)
+
+    def read(self, *parts):
+        with open(os.path.join(ROOT, *parts)) as f:
+            return f.read()
+
+    def test_package_layout(self):
+        for name in ("setup.sh", "run_autograder", "gradescope_lab", "CMakeLists.txt",
+                     f"solutions/{FOLDER}/kernels.cu", "grader/gradescope/run_autograder.py"):
+            self.assertIn(name, self.names)
+        self.assertFalse(any(n.startswith("build/") for n in self.names))
+
+    def test_passing_submission(self):
+        r = self.grade({"kernels.cu": self.read("solutions", FOLDER, "kernels.cu")})
+        self.assertEqual(r["score"], 60.0)  # correctness only: the default policy omits performance
+        self.assertIn("CPU emulator", r["output"])
+        correctness = [t for t in r["tests"] if "correctness" in t["name"]]
+        self.assertEqual([(t["status"], t["score"], t["max_score"]) for t in correctness], [("passed", 60.0, 60.0)])
+
+    def test_failing_submission(self):
+        r = self.grade({f"{FOLDER}/kernels.cu": self.read("labs", FOLDER, "kernels.cu")})
+        self.assertEqual(r["score"], 0.0)
+        correctness = [t for t in r["tests"] if "correctness" in t["name"]][0]
+        self.assertEqual(correctness["status"], "failed")
+        self.assertIn("untouched stub", correctness["output"])
+
+    def test_non_compiling_submission(self):
+        r = self.grade({"kernels.cu": '#include "contracts/lab1.cuh"\nint broken(\n'})
+        self.assertEqual(r["score"], 0.0)
+        self.assertTrue(r["output"].startswith("compile_error: kernels.cu does not compile"))
+
+    def test_missing_file(self):
+        r = self.grade({"notes.txt": "I forgot the kernel"})
+        self.assertEqual(r["score"], 0.0)
+        self.assertIn("no kernels.cu", r["output"])
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])

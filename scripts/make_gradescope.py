@@ -1,0 +1,52 @@
+#!/usr/bin/env python3
+"""Builds a Gradescope autograder package for one lab (`make gradescope LAB=lab3`).
+
+Gradescope unpacks the zip into /autograder/source: setup.sh and run_autograder at its top,
+next to the course's files (those git tracks: no build output, and labs/ keeps the
+untouched stubs). An instructor's policy can go in with --policy.
+
+    scripts/make_gradescope.py lab3 --out build/gradescope/lab3_autograder.zip
+"""
+import argparse
+import os
+import subprocess
+import sys
+import zipfile
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def course_files():
+    out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], stdout=subprocess.PIPE, check=True).stdout
+    return [f for f in out.decode().split("\0") if f and os.path.isfile(os.path.join(ROOT, f))]
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("lab")
+    p.add_argument("--out", help="the zip (default build/gradescope/<lab>_autograder.zip)")
+    p.add_argument("--policy", help="policy file for the autograder (e.g. emulated_performance: pending)")
+    args = p.parse_args(argv)
+    labs = sorted({f.split("/")[1].split("_")[0] for f in course_files() if f.startswith("labs/lab")})
+    if args.lab not in labs:
+        print(f"make_gradescope: unknown lab '{args.lab}'; the labs are {', '.join(labs)}", file=sys.stderr)
+        return 2
+    out = args.out or os.path.join(ROOT, "build", "gradescope", f"{args.lab}_autograder.zip")
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name in ("setup.sh", "run_autograder"):
+            info = zipfile.ZipInfo(name)
+            info.external_attr = 0o755 << 16
+            with open(os.path.join(ROOT, "grader", "gradescope", name), "rb") as f:
+                z.writestr(info, f.read())
+        for f in course_files():
+            z.write(os.path.join(ROOT, f), f)
+        z.writestr("gradescope_lab", args.lab + "\n")
+        if args.policy:
+            z.write(args.policy, "gradescope_policy.jsonc")
+    print(out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
