@@ -1,6 +1,9 @@
 #include "core/inputs.hpp"
 
+#include <algorithm>
 #include <random>
+#include <thread>
+#include <vector>
 
 namespace course {
 
@@ -48,9 +51,30 @@ std::uint64_t case_seed(std::uint64_t run_seed, input_kind kind, std::uint64_t s
     return mix(mix(run_seed ^ (static_cast<std::uint64_t>(kind) << 56)) ^ size_tag);
 }
 
-void fill_input(input_kind kind, std::uint64_t seed, float* out, std::size_t n) {
-    const std::uint64_t base = mix(seed);
-    for (std::size_t i = 0; i < n; ++i) {
+namespace {
+
+std::size_t chunk_count(std::size_t n) {
+    const std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
+    return std::min<std::size_t>(cores, std::max<std::size_t>(1, n >> 16));
+}
+
+// Runs body(chunk, begin, end) over [0, n) in `chunks` contiguous pieces, one thread each:
+// the grader makes and sums inputs of 2^25 floats many times per run.
+template <typename Body>
+void parallel_chunks(std::size_t n, std::size_t chunks, const Body& body) {
+    if (chunks <= 1) {
+        body(std::size_t{0}, std::size_t{0}, n);
+        return;
+    }
+    std::vector<std::thread> threads;
+    for (std::size_t c = 0; c < chunks; ++c) {
+        threads.emplace_back([&, c] { body(c, n * c / chunks, n * (c + 1) / chunks); });
+    }
+    for (auto& t : threads) t.join();
+}
+
+void fill_range(input_kind kind, std::uint64_t base, float* out, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) {
         const std::uint64_t r = mix(base + i);
         switch (kind) {
         case input_kind::random: out[i] = unit_float(r); break;
@@ -70,13 +94,7 @@ void fill_input(input_kind kind, std::uint64_t seed, float* out, std::size_t n) 
     }
 }
 
-std::vector<float> make_input(input_kind kind, std::uint64_t seed, std::size_t n) {
-    std::vector<float> v(n);
-    fill_input(kind, seed, v.data(), n);
-    return v;
-}
-
-exact_sum reference_sum(const float* x, std::size_t n) {
+exact_sum pairwise_sum(const float* x, std::size_t n) {
     // Pairwise in double: the error is ~log2(n) * 2^-53 relative, negligible here.
     if (n <= 64) {
         exact_sum s;
@@ -87,9 +105,35 @@ exact_sum reference_sum(const float* x, std::size_t n) {
         return s;
     }
     const std::size_t half = n / 2;
-    const exact_sum a = reference_sum(x, half);
-    const exact_sum b = reference_sum(x + half, n - half);
+    const exact_sum a = pairwise_sum(x, half);
+    const exact_sum b = pairwise_sum(x + half, n - half);
     return {a.sum + b.sum, a.sum_abs + b.sum_abs};
+}
+
+}  // namespace
+
+void fill_input(input_kind kind, std::uint64_t seed, float* out, std::size_t n) {
+    const std::uint64_t base = mix(seed);
+    parallel_chunks(n, chunk_count(n), [&](std::size_t, std::size_t b, std::size_t e) { fill_range(kind, base, out, b, e); });
+}
+
+std::vector<float> make_input(input_kind kind, std::uint64_t seed, std::size_t n) {
+    std::vector<float> v(n);
+    fill_input(kind, seed, v.data(), n);
+    return v;
+}
+
+exact_sum reference_sum(const float* x, std::size_t n) {
+    // Chunks summed pairwise on all cores, then the chunk sums added in order.
+    const std::size_t chunks = chunk_count(n);
+    std::vector<exact_sum> parts(chunks);
+    parallel_chunks(n, chunks, [&](std::size_t c, std::size_t b, std::size_t e) { parts[c] = pairwise_sum(x + b, e - b); });
+    exact_sum total;
+    for (const auto& p : parts) {
+        total.sum += p.sum;
+        total.sum_abs += p.sum_abs;
+    }
+    return total;
 }
 
 std::uint64_t fresh_seed() {
