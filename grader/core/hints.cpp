@@ -34,7 +34,8 @@ std::string output_hint(const std::vector<const case_record*>& failed, const cha
 
 }  // namespace
 
-std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t elements_per_block) {
+std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t elements_per_block,
+                           const std::string& technique_hint) {
     const auto failed = select(cases, false);
     const auto passed = select(cases, true);
     if (failed.empty()) return "";
@@ -82,6 +83,7 @@ std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t 
     if (some_large_passed && all_of(failed, [&](const case_record& c) { return c.n > epb * epb; }))
         return "Wrong only for large inputs, which need many blocks and a second pass over the partial "
                "sums: check that every block writes its own out[blockIdx.x] and reads only its own elements.";
+    if (!technique_hint.empty()) return technique_hint;
     return fmt::format(
         "Work through the smallest failing case by hand (n = {}) with the diagram in the handout.", smallest);
 }

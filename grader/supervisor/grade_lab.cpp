@@ -59,6 +59,7 @@ std::string last_lines(const std::string& text, int lines) {
 struct part_meta {
     std::string id, title, kernel, kind;
     std::uint64_t elements_per_block = 0;
+    std::string hint;
 };
 
 struct session {
@@ -128,7 +129,7 @@ std::string environment_check(session& s, lab_result& r) {
     s.student_object = hello.value("student_object", "");
     for (const auto& p : hello["parts"]) {
         s.parts.push_back({p.value("id", ""), p.value("title", ""), p.value("kernel", ""), p.value("kind", ""),
-                           p.value("elements_per_block", std::uint64_t{0})});
+                           p.value("elements_per_block", std::uint64_t{0}), p.value("hint", "")});
     }
     if (s.parts.empty()) return "the worker reported no parts for " + s.opt.lab;
     return "";
@@ -244,7 +245,8 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
             if (rec.ok && rec.tolerance > 0)
                 c.worst_error_ratio = std::max(c.worst_error_ratio, std::fabs(rec.got - rec.expected) / rec.tolerance);
         }
-        c.hint = meta.kind == "transpose" ? movement_hint(recs, 32) : reduction_hint(recs, meta.elements_per_block);
+        c.hint = meta.kind == "transpose" ? movement_hint(recs, 32)
+                                          : reduction_hint(recs, meta.elements_per_block, meta.hint);
         s.say(fmt::format("  part {}: {}", meta.id, to_string(c.status)));
     }
 }

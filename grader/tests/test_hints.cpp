@@ -60,6 +60,14 @@ TEST_CASE("exact inputs pass, random ones fail: a race") {
     CHECK(h.find("race") != std::string::npos);
 }
 
+TEST_CASE("the lab's own advice replaces the generic last resort") {
+    const std::vector<case_record> all_wrong = {rec("ones", 1, true), rec("ones", 512, false, 512, 13),
+                                                rec("ones", 1024, false, 1024, 26)};
+    CHECK(reduction_hint(all_wrong, 512) ==
+          "Work through the smallest failing case by hand (n = 512) with the diagram in the handout.");
+    CHECK(reduction_hint(all_wrong, 512, "Check the warp tail.") == "Check the warp tail.");
+}
+
 TEST_CASE("ragged matrices") {
     case_record ok = rec("random", 1024, true);
     ok.size = "32x32";

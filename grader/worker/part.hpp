@@ -18,6 +18,7 @@ struct part {
     std::string title;   // "sequential addressing"
     std::string kernel;  // the student's kernel name
     part_kind kind = part_kind::reduction;
+    std::string hint;  // the lab's advice when the kernel is wrong in no recognisable pattern
 
     // reduction: out[0] = sum of in[0..n), using `scratch` for partial sums.
     // record_sums: the same over n records of record_len floats; out receives one record,

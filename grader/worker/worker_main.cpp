@@ -71,6 +71,7 @@ nlohmann::json describe(const lab_config& cfg, const loaded_lab& lab, const devi
                          {"kind", to_string(p.kind)},
                          {"elements_per_block", p.shape.elements_per_block()},
                          {"record_len", p.record_len},
+                         {"hint", p.hint},
                          {"reference_kernel", ref ? ref->kernel : ""},
                          {"baseline_kernel", base ? base->kernel : ""}});
     }
