@@ -160,6 +160,7 @@ def main(argv=None):
 
     scratch_root = os.path.join(args.out, ".scratch")
     grade_queue = queue.Queue()
+    stats = {"build_s": 0.0, "builds": 0, "graded": 0, "grade_start": None, "grade_end": None}
 
     def prepare(sub):
         """Intake and build; hands buildable submissions to the grading queue."""
@@ -179,7 +180,11 @@ def main(argv=None):
         with open(source, "wb") as f:
             f.write(data)
         try:
+            t_build = time.time()
             built = recipe.build(args.lab, backend, source, scratch, args.compile_timeout)
+            with lock:
+                stats["build_s"] += time.time() - t_build
+                stats["builds"] += 1
         except RecipeError as e:
             record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"infrastructure: {e}"))
             return
@@ -232,8 +237,13 @@ def main(argv=None):
             item = grade_queue.get()
             if item is None:
                 return
+            with lock:
+                stats["grade_start"] = stats["grade_start"] or time.time()
             try:
                 grade(*item, gpu)
+                with lock:
+                    stats["graded"] += 1
+                    stats["grade_end"] = time.time()
             except Exception as e:  # a bug here must not lose the other submissions
                 sub = item[0]
                 record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"batch error: {e}"))
@@ -258,8 +268,16 @@ def main(argv=None):
     all_rows = list(rows.values())
     print(gradebook.summary(all_rows))
     if todo:
-        print(f"graded {len(todo)} submission(s) in {elapsed:.1f} s ({60 * len(todo) / max(elapsed, 1e-9):.1f} per "
-              f"minute) on {'GPU(s) ' + ','.join(gpus) if backend == 'gpu' else 'the CPU emulator'}")
+        where = "GPU(s) " + ",".join(gpus) if backend == "gpu" else "the CPU emulator"
+        print(f"processed {len(todo)} submission(s) in {elapsed:.1f} s ({60 * len(todo) / max(elapsed, 1e-9):.1f} per "
+              f"minute) on {where}")
+        if stats["builds"]:
+            print(f"  builds: {stats['builds']} compiled and linked, {stats['build_s']:.1f} s of build time "
+                  f"({stats['build_s'] / stats['builds']:.1f} s each, {args.jobs} in parallel)")
+        if stats["graded"] and stats["grade_end"]:
+            span = stats["grade_end"] - stats["grade_start"]
+            print(f"  grading: {stats['graded']} graded in {span:.1f} s from the first to the last "
+                  f"({60 * stats['graded'] / max(span, 1e-9):.1f} per minute once built)")
     print(f"gradebook: {os.path.join(args.out, 'gradebook.csv')}")
     plot = os.path.join(ROOT, "scripts", "plot_class.py")
     if os.path.exists(plot):
