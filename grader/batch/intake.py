@@ -86,6 +86,17 @@ def pick(files, lab_folder):
         f"labs/{lab_folder}/{STUDENT_FILE}); found: {shown}")
 
 
+def check_member(name, size, total):
+    """Name and size checks every archive member passes; returns the new running total."""
+    check_member_name(name)
+    if size > MAX_MEMBER:
+        raise InvalidSubmission(f"archive member '{name}' is {size} bytes: too large")
+    total += size
+    if total > MAX_TOTAL:
+        raise InvalidSubmission(f"the archive unpacks to more than {MAX_TOTAL} bytes: rejected")
+    return total
+
+
 def check_text(data, where):
     if len(data) > MAX_STUDENT_FILE:
         raise InvalidSubmission(f"{where} is {len(data)} bytes; a lab file must be under {MAX_STUDENT_FILE} bytes")
@@ -126,14 +137,9 @@ def from_zip(path, lab_folder):
             total = 0
             files = []
             for info in infos:
-                check_member_name(info.filename)
+                total = check_member(info.filename, info.file_size, total)
                 if stat.S_ISLNK(info.external_attr >> 16):
                     raise InvalidSubmission(f"archive member '{info.filename}' is a symbolic link: rejected")
-                if info.file_size > MAX_MEMBER:
-                    raise InvalidSubmission(f"archive member '{info.filename}' is {info.file_size} bytes: too large")
-                total += info.file_size
-                if total > MAX_TOTAL:
-                    raise InvalidSubmission(f"the archive unpacks to more than {MAX_TOTAL} bytes: rejected")
                 if not info.is_dir():
                     files.append(info.filename)
             chosen = pick(files, lab_folder)
@@ -150,16 +156,11 @@ def from_tar(path, lab_folder):
             total = 0
             files = {}
             for m in tf.getmembers():
-                check_member_name(m.name)
+                total = check_member(m.name, m.size, total)
                 if m.issym() or m.islnk():
                     raise InvalidSubmission(f"archive member '{m.name}' is a link: rejected")
                 if not (m.isfile() or m.isdir()):
                     raise InvalidSubmission(f"archive member '{m.name}' is not a regular file: rejected")
-                if m.size > MAX_MEMBER:
-                    raise InvalidSubmission(f"archive member '{m.name}' is {m.size} bytes: too large")
-                total += m.size
-                if total > MAX_TOTAL:
-                    raise InvalidSubmission(f"the archive unpacks to more than {MAX_TOTAL} bytes: rejected")
                 if m.isfile():
                     files[m.name[2:] if m.name.startswith("./") else m.name] = m
             chosen = pick(list(files), lab_folder)
