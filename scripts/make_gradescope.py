@@ -16,9 +16,25 @@ import zipfile
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
+SKIP_DIRS = {".git", ".device", ".whl", ".gl", "__pycache__"}
+
+
 def course_files():
-    out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], stdout=subprocess.PIPE, check=True).stdout
-    return [f for f in out.decode().split("\0") if f and os.path.isfile(os.path.join(ROOT, f))]
+    """The files git tracks; outside a git checkout, the tree without build output."""
+    try:
+        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, check=True).stdout
+        files = [f for f in out.decode().split("\0") if f and os.path.isfile(os.path.join(ROOT, f))]
+        if files:
+            return files
+    except (OSError, subprocess.CalledProcessError):
+        pass
+    files = []
+    for root, dirs, names in os.walk(ROOT):
+        rel = os.path.relpath(root, ROOT)
+        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not (rel == "." and d.startswith("build")))
+        files += [os.path.normpath(os.path.join(rel, n)) for n in sorted(names) if ".tmp." not in n]
+    return files
 
 
 def main(argv=None):

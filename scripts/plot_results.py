@@ -39,9 +39,10 @@ def load(path):
     for b in doc.get("benchmarks", []):
         if b.get("aggregate_name", "median") != "median":
             continue
-        name = b.get("run_name", b["name"])
-        parts = name.split("/")
-        if len(parts) != 3:
+        # "group/key/size", to which Google Benchmark appends its own settings
+        # ("/iterations:1/repeats:21/manual_time").
+        parts = b.get("run_name", b["name"]).split("/")
+        if len(parts) < 3 or not parts[2].isdigit():
             continue
         group, key, size = parts[0], parts[1], int(parts[2])
         scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b.get("time_unit", "us")]
@@ -98,18 +99,22 @@ def plot_bandwidth(context, results, out_dir):
     names = dict(LADDER)
     names["read_only"] = "float4 read-only"
     fig, ax = plt.subplots(figsize=(8, 4.8))
+    markers = "osD^v<>p"
     for i, key in enumerate(keys):
         pts = sorted((size, r["gbps"]) for (g, k, size), r in results.items() if g == "reduce" and k == key)
         if not pts:
             continue
+        # Ten series, eight colours: the marker tells the repeats apart; dashed lines are
+        # the references that are not a lab's.
         style = "--" if key in ("cub", "read_only") else "-"
-        ax.plot([math.log2(p[0]) for p in pts], [p[1] for p in pts], style, marker="o",
+        ax.plot([math.log2(p[0]) for p in pts], [p[1] for p in pts], style, marker=markers[i % len(markers)],
                 color=PALETTE[i % len(PALETTE)], label=names[key].replace("\n", " "))
     roof = float(context.get("copy_roof_gbps", "nan"))
     if not math.isnan(roof):
-        ax.axhline(roof, color="black", linewidth=1, label=f"cudaMemcpy roof ({roof:.0f} GB/s)")
+        ax.axhline(roof, color="black", linewidth=1,
+                   label=f"cudaMemcpy, read + write ({roof:.0f} GB/s)")
     ax.set_xlabel("n (log2 of the number of floats)")
-    ax.set_ylabel("GB/s read")
+    ax.set_ylabel("GB/s (bytes read / time)")
     ax.set_title(f"Reduction bandwidth over size, {context.get('device', '?')}")
     ax.legend(fontsize=7, ncol=2, loc="upper left")
     return save(fig, out_dir, "bandwidth")

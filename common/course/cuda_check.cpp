@@ -15,6 +15,9 @@ bool cuda_error::sticky() const noexcept {
     case cudaErrorHardwareStackError:
     case cudaErrorAssert:
     case cudaErrorLaunchTimeout:
+#if !defined(COURSE_EMULATE)
+    case cudaErrorInvalidAddressSpace:  // seen on the H200 for a store far outside any allocation
+#endif
         return true;
     default:
         return false;

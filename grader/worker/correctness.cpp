@@ -23,6 +23,17 @@ correctness_summary g_summary;
 
 struct sticky_abort {};  // unwinds out of a test case once the CUDA context is dead
 
+// After a CUDA error: can the context still be used? Some faults (an illegal address, and
+// on the H200 cudaErrorInvalidAddressSpace for a wild store) leave every later call failing.
+bool context_is_broken() {
+    void* probe = nullptr;
+    const cudaError_t sync = cudaDeviceSynchronize();
+    const cudaError_t alloc = sync == cudaSuccess ? cudaMalloc(&probe, 256) : sync;
+    if (probe != nullptr) (void)cudaFree(probe);
+    (void)cudaGetLastError();
+    return alloc != cudaSuccess;
+}
+
 // Reports the case before it runs, so that a crash or hang can be pinned on it, then
 // runs it and turns any exception into a failed case with the exception's text.
 void run_case(const std::string& input, const std::string& size, const std::function<case_record()>& body) {
@@ -34,7 +45,7 @@ void run_case(const std::string& input, const std::string& size, const std::func
     } catch (const cuda_error& e) {
         rec.fault = true;
         rec.detail = e.what();
-        g_summary.sticky = g_summary.sticky || e.sticky();
+        g_summary.sticky = g_summary.sticky || e.sticky() || context_is_broken();
 #if defined(COURSE_EMULATE)
     } catch (const emu::kernel_timeout& e) {
         rec.fault = true;

@@ -22,17 +22,19 @@ def fixture():
         scale = n / (1 << 25)
         for key, us in times_us.items():
             t = us * scale
-            benches.append({"name": f"reduce/{key}/{n}_median", "run_name": f"reduce/{key}/{n}",
+            gb = f"reduce/{key}/{n}/iterations:1/repeats:21/manual_time"  # Google Benchmark's naming
+            benches.append({"name": f"{gb}_median", "run_name": gb,
                             "aggregate_name": "median", "real_time": t, "time_unit": "us",
                             "bytes_per_second": 4.0 * n / (t * 1e-6), "x_naive": times_us["lab1.A"] / us,
                             "pct_of_copy_roof": 50.0, "label": key})
             # A mean aggregate that the script must ignore.
-            benches.append({"name": f"reduce/{key}/{n}_mean", "run_name": f"reduce/{key}/{n}",
+            benches.append({"name": f"{gb}_mean", "run_name": gb,
                             "aggregate_name": "mean", "real_time": 1e9, "time_unit": "us"})
     for side, gbps in ((1024, 2000.0), (8192, 3600.0)):
         for key, g in (("transpose_naive", gbps / 7), ("lab5.B.unpadded", gbps / 2.2), ("lab5.B", gbps),
                        ("memcpy", 4185.0)):
-            benches.append({"name": f"transpose/{key}/{side}_median", "run_name": f"transpose/{key}/{side}",
+            gb = f"transpose/{key}/{side}/iterations:1/repeats:21/manual_time"
+            benches.append({"name": f"{gb}_median", "run_name": gb,
                             "aggregate_name": "median", "real_time": 10.0, "time_unit": "us",
                             "bytes_per_second": g * 1e9, "x_naive": 1.0, "pct_of_copy_roof": 1.0})
     return {"context": {"device": "Test GPU", "copy_roof_gbps": "4185"}, "benchmarks": benches}
@@ -77,6 +79,22 @@ class PlotResultsTest(unittest.TestCase):
         with open(empty, "w") as f:
             json.dump({"benchmarks": []}, f)
         self.assertEqual(plot_results.main([empty, "--out", self.dir]), 2)
+
+
+class RealResultsTest(unittest.TestCase):
+    """The committed H200 results: the numbers docs/results.md quotes come from here."""
+
+    PATH = os.path.join(os.path.dirname(__file__), "..", "..", "bench", "results", "nvidia-h200.json")
+
+    @unittest.skipUnless(os.path.exists(PATH), "no committed H200 results")
+    def test_committed_h200_results(self):
+        context, results = plot_results.load(self.PATH)
+        summary = plot_results.extract(context, results)
+        self.assertEqual(summary["device"], "NVIDIA H200")
+        self.assertEqual(len(summary["ladder"]), 9)
+        self.assertGreaterEqual(summary["lab4_vs_cub_pct"][28], 100.0)
+        self.assertGreaterEqual(summary["lab4_vs_cub_pct"][25], 95.0)
+        self.assertEqual(sorted(summary["transpose_gbps"]), [1024, 4096, 8192])
 
 
 if __name__ == "__main__":
