@@ -1,6 +1,6 @@
 #pragma once
 // Lab 5 binding: the record sums use the reduction driver on 8-float records; the transpose
-// is one launch of 32 x 8 threads per 32 x 32 tile. The same binding serves the student's
+// is one launch of 32 x 4 threads per 32 x 32 tile. The same binding serves the student's
 // file, the reference and the unpadded baseline.
 #include "bindings/reduction_part.cuh"
 #include "course/launch.hpp"
