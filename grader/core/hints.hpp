@@ -14,7 +14,7 @@ namespace course {
 std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t elements_per_block,
                            const std::string& technique_hint = "");
 
-// The same for kernels that move data (transpose, AoS to SoA): every element is exact.
+// The same for kernels that move data (the transpose): every element is exact.
 // `tile` is the tile edge the kernel works in (32).
 std::string movement_hint(const std::vector<case_record>& cases, unsigned tile);
 

@@ -144,7 +144,7 @@ int worker_main(int argc, char** argv, const lab_config& config) {
     correct_cmd->add_option("--shapes", shapes, "Comma-separated matrix shapes RxC");
     timing_cmd->add_option("--n", n, "Reduction size");
     timing_cmd->add_option("--shape", shape, "Transpose shape RxC");
-    timing_cmd->add_option("--records", records, "AoS records");
+    timing_cmd->add_option("--records", records, "Record count (lab 5 record sums)");
     timing_cmd->add_option("--rounds", rounds, "Interleaved rounds");
     timing_cmd->add_option("--warmup", warmup, "Warm-up runs of each version");
     timing_cmd->add_option("--flush-bytes", flush_bytes, "Bytes of the L2 flush buffer");
