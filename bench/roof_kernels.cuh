@@ -12,6 +12,11 @@ void read_only(const float* in, std::size_t n, float* sink);
 // reads, writes strided by `rows` floats.
 void transpose_naive(const float* in, float* out, unsigned rows, unsigned cols);
 
+// Lab 5 B's padded transpose with its blocks in the other order: block (bx, by) reads the
+// input tile at row 32 * by, column 32 * bx, so the blocks walk the input row-major and
+// scatter their writes. The figure that explains the course's block order.
+void transpose_padded_input_order(const float* in, float* out, unsigned rows, unsigned cols);
+
 // cub::DeviceReduce::Sum, the production reference. temp_bytes() for n first.
 std::size_t cub_sum_temp_bytes(std::size_t n);
 void cub_sum(const float* in, float* out, std::size_t n, void* temp, std::size_t temp_bytes);

@@ -27,10 +27,11 @@ namespace LAB_IMPL {
 __global__ void record_sums(const float* in, float* out, unsigned n);
 
 // Part B: transpose through a shared tile. `in` is rows x cols, row-major; out (cols x rows)
-// receives out[c * rows + r] = in[r * cols + c]. Block (bx, by) moves the 32 x 32 tile whose
-// top-left input element is (row 32 * by, column 32 * bx), with 32 x 4 threads, each
-// handling 8 elements. Launched with ceil(cols / 32) x ceil(rows / 32) blocks; the matrix
-// sides need not be multiples of 32.
+// receives out[c * rows + r] = in[r * cols + c]. Blocks walk the output row-major, the way a
+// copy does: block (bx, by) writes the 32 x 32 output tile whose top-left element is
+// out[32 * by][32 * bx], so it reads the input tile at row 32 * bx, column 32 * by. Each
+// block has 32 x 4 threads, each handling 8 elements. Launched with
+// ceil(rows / 32) x ceil(cols / 32) blocks; the matrix sides need not be multiples of 32.
 __global__ void transpose_tiled(const float* in, float* out, unsigned rows, unsigned cols);
 
 }  // namespace LAB_IMPL

@@ -43,14 +43,14 @@ __global__ void record_sums(const float* in, float* out, unsigned n) {
 // 33 * k + j, in bank (k + j) % 32: 32 lanes, 32 different banks, one wavefront.
 __global__ void transpose_tiled(const float* in, float* out, unsigned rows, unsigned cols) {
     __shared__ float tile[lab5::tile][lab5::tile + 1];
-    unsigned x = blockIdx.x * lab5::tile + threadIdx.x;
-    unsigned y = blockIdx.y * lab5::tile + threadIdx.y;
+    unsigned x = blockIdx.y * lab5::tile + threadIdx.x;  // input column
+    unsigned y = blockIdx.x * lab5::tile + threadIdx.y;  // input row
     for (unsigned j = 0; j < lab5::tile; j += lab5::tile_rows) {
         if (x < cols && y + j < rows) tile[threadIdx.y + j][threadIdx.x] = in[static_cast<std::size_t>(y + j) * cols + x];
     }
     __syncthreads();
-    x = blockIdx.y * lab5::tile + threadIdx.x;
-    y = blockIdx.x * lab5::tile + threadIdx.y;
+    x = blockIdx.x * lab5::tile + threadIdx.x;  // output column: the input's row
+    y = blockIdx.y * lab5::tile + threadIdx.y;  // output row: the input's column
     for (unsigned j = 0; j < lab5::tile; j += lab5::tile_rows) {
         if (x < rows && y + j < cols) out[static_cast<std::size_t>(y + j) * rows + x] = tile[threadIdx.x][threadIdx.y + j];
     }
