@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "core/bank_verdict.hpp"
 #include "core/tool_output.hpp"
 #include "supervisor/worker_process.hpp"
 
@@ -107,13 +108,9 @@ check_result check_sanitize(const std::string& worker, const std::string& part_i
 
 namespace {
 
-struct wavefront_ratios {
-    double load = 0, store = 0;  // wavefronts per request that reached shared memory, over the minimum
-    std::string error;
-};
-
-wavefront_ratios measure_wavefronts(const std::string& ncu, const std::string& worker, const std::string& part_id,
-                                    const char* version) {
+// Fills `traffic`, or returns why ncu could not read the counters.
+std::string measure_wavefronts(const std::string& ncu, const std::string& worker, const std::string& part_id,
+                               const char* version, shared_traffic& traffic) {
     const char* metrics =
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
@@ -121,24 +118,13 @@ wavefront_ratios measure_wavefronts(const std::string& ncu, const std::string& w
                                      "--events-fd", "3", "profile", "--parts", part_id, "--version", version},
                                     300);
     const ncu_metrics m = parse_ncu_csv(run.output_tail);
-    wavefront_ratios r;
-    if (!m.error.empty()) {
-        r.error = m.error;
-        return r;
-    }
+    if (!m.error.empty()) return m.error;
     auto get = [&](const char* name) { return m.sums.count(name) ? m.sums.at(name) : 0.0; };
-    r.load = shared_conflict_factor(get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
-                             get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
-    r.store = shared_conflict_factor(get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
-                              get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"));
-    return r;
-}
-
-std::string describe(double load, double store) {
-    char buf[160];
-    std::snprintf(buf, sizeof buf, "%.2f wavefronts per shared-load request%s, %.2f per store", load,
-                  load <= 1.05 ? " (conflict-free)" : "", store);
-    return buf;
+    traffic.load = shared_conflict_factor(get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"),
+                                          get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"));
+    traffic.store = shared_conflict_factor(get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum"),
+                                           get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"));
+    return "";
 }
 
 }  // namespace
@@ -148,15 +134,12 @@ check_result check_bank_wavefronts(const std::string& worker, const std::string&
     if (!gpu) return skipped("bank_wavefronts", "needs a GPU and Nsight Compute: the CPU emulator has no counters");
     const std::string ncu = find_tool("ncu");
     if (ncu.empty()) return skipped("bank_wavefronts", "Nsight Compute (ncu) not found");
-    const wavefront_ratios mine = measure_wavefronts(ncu, worker, part_id, "student");
-    if (!mine.error.empty()) return skipped("bank_wavefronts", "ncu could not read the counters: " + mine.error);
-    const wavefront_ratios base = measure_wavefronts(ncu, worker, part_id, "baseline");
-    std::string detail = "yours: " + describe(mine.load, mine.store);
-    if (base.error.empty()) detail += "; baseline: " + describe(base.load, base.store);
-    if (!graded) return {"bank_wavefronts", check_status::info, detail + " (not graded)"};
-    char limit_text[64];
-    std::snprintf(limit_text, sizeof limit_text, "; the limit is %.2f per load", limit);
-    return {"bank_wavefronts", mine.load <= limit ? check_status::passed : check_status::failed, detail + limit_text};
+    shared_traffic mine;
+    const std::string error = measure_wavefronts(ncu, worker, part_id, "student", mine);
+    if (!error.empty()) return skipped("bank_wavefronts", "ncu could not read the counters: " + error);
+    shared_traffic base;
+    const bool have_base = measure_wavefronts(ncu, worker, part_id, "baseline", base).empty();
+    return bank_wavefronts_verdict(mine, have_base ? std::optional<shared_traffic>(base) : std::nullopt, limit, graded);
 }
 
 }  // namespace course

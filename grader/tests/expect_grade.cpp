@@ -38,7 +38,7 @@ int main(int argc, char** argv) {
     app.add_option("--expect", expect, "pass, fail, or any (only the checks below)")
         ->check(CLI::IsMember({"pass", "fail", "any"}));
     app.add_option("--expect-status", status, "Correctness status every part must have");
-    app.add_option("--expect-message", message, "Text a failure of some part must contain");
+    app.add_option("--expect-message", message, "Text a failure of some part (its correctness or a failed check) must contain");
     app.add_option("--policy", policy);
     app.add_option("--env", env, "KEY=VALUE for the grader's environment");
     app.add_option("--extra", extra, "More arguments for the grader (e.g. --sanitize)");
@@ -90,12 +90,15 @@ int main(int argc, char** argv) {
     for (const auto& part : result["parts"]) {
         const std::string got = part["correctness"]["status"];
         // A stub must fail every part on correctness; a solution must pass every part.
-        if (expect != "any" && (got == "passed") != (expect == "pass"))
+        // --expect-part says it part by part instead (a right answer that fails a check).
+        if (expect != "any" && part_status.empty() && (got == "passed") != (expect == "pass"))
             ok = fail("part " + part["id"].get<std::string>() + " is " + got);
         if (!status.empty() && got != status) ok = fail("part status " + got + ", wanted " + status);
         all_failures += part["correctness"]["message"].get<std::string>() + "\n";
         for (const auto& f : part["correctness"]["failures"]) all_failures += f["detail"].get<std::string>() + "\n";
         all_failures += part["correctness"]["hint"].get<std::string>() + "\n";
+        for (const auto& c : part["checks"])
+            if (c["status"] == "failed") all_failures += c["detail"].get<std::string>() + "\n";
     }
     for (const auto& spec : part_status) {
         const auto eq = spec.find('=');
