@@ -2,8 +2,8 @@
 """Builds a Gradescope autograder package for one lab (`make gradescope LAB=lab3`).
 
 Gradescope unpacks the zip into /autograder/source: setup.sh and run_autograder at its top,
-next to the course's files (those git tracks: no build output, and labs/ keeps the
-untouched stubs). An instructor's policy can go in with --policy.
+next to the course's files (those git tracks or would track: no build output; labs/ holds the
+stubs as the checkout has them). An instructor's policy can go in with --policy.
 
     scripts/make_gradescope.py lab3 --out build/gradescope/lab3_autograder.zip
 """
@@ -20,9 +20,12 @@ SKIP_DIRS = {".git", ".device", ".whl", ".gl", "__pycache__"}
 
 
 def course_files():
-    """The files git tracks; outside a git checkout, the tree without build output."""
+    """The files git tracks, and new ones it does not ignore (what a commit would hold, so an
+    instructor's uncommitted course file is not silently left out); outside a git checkout,
+    the tree without build output."""
     try:
-        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z"], stdout=subprocess.PIPE,
+        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+                             stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, check=True).stdout
         files = [f for f in out.decode().split("\0") if f and os.path.isfile(os.path.join(ROOT, f))]
         if files:
