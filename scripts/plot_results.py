@@ -123,9 +123,11 @@ def plot_bandwidth(context, results, out_dir):
 
 def plot_transpose(context, results, out_dir):
     sizes = sorted({size for (g, _, size) in results if g == "transpose"})
-    fig, ax = plt.subplots(figsize=(8, 4.2))
     # Results from before a series existed simply lack it.
     series = [(key, label) for key, label in TRANSPOSES if any(("transpose", key, s) in results for s in sizes)]
+    if not series:
+        return []
+    fig, ax = plt.subplots(figsize=(8, 4.2))
     width = 0.8 / len(series)
     for i, (key, label) in enumerate(series):
         xs = [j + (i - (len(series) - 1) / 2) * width for j in range(len(sizes))]

@@ -6,7 +6,8 @@
 namespace LAB_IMPL {
 
 // Thread c < 8 sums component c of the block's 256 records by itself, pairwise (a binary
-// counter of partial sums), so that its rounding matches a tree's.
+// counter of partial sums), so that its error bound is a tree's: a plain running sum
+// could miss the tolerance on the cancelling inputs.
 __global__ void record_sums(const float* in, float* out, unsigned n) {
     const unsigned c = threadIdx.x;
     if (c >= lab5::record_len) return;
