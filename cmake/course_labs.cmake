@@ -1,5 +1,8 @@
-# Helpers that build the labs: one object per (lab file, role, backend) and one worker
-# executable per (lab, backend, variant).
+# Helpers that build the labs: one object per (lab file, role, backend), one binding
+# object per (lab, role, backend) and one worker executable per (lab, backend, variant).
+
+# The compiler launcher that guards every student file's compile (grader/guard/).
+set(COURSE_GUARD ${CMAKE_BINARY_DIR}/bin/course_cc_guard)
 
 function(course_warnings target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
@@ -26,51 +29,115 @@ function(course_lab_file out source folder)
   set(${out} ${path} PARENT_SCOPE)
 endfunction()
 
-# Compiles `file` as the `role` build of `lab` (its kernels in namespace <lab>_<role>)
-# together with the lab's binding. `tag` tells apart builds of different files in the
-# same role. The generated translation unit includes the lab file unchanged.
-function(course_lab_object out lab role tag file backend)
-  set(name ${lab}_${role}_${tag}_${backend})
-  if(NOT TARGET ${name})
-    set(LAB_IMPL ${lab}_${role})
-    set(LAB_FILE ${file})
-    set(LAB_BINDING bindings/${lab}_binding.cuh)
-    if(backend STREQUAL "gpu")
-      set(ext cu)
-    else()
-      set(ext cpp)
-    endif()
-    configure_file(${PROJECT_SOURCE_DIR}/cmake/lab_object.in
-                   ${CMAKE_CURRENT_BINARY_DIR}/generated/${name}.${ext} @ONLY)
-    add_library(${name} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/generated/${name}.${ext})
-    target_link_libraries(${name} PRIVATE worker_${backend})
+# Flags of a lab file's own translation unit: the course's headers in common/ and, for
+# the emulator, COURSE_EMULATE; nothing of the grader. nvcc 12.8 and later give the host
+# stubs of template kernels internal linkage by default, which would keep lab 3's
+# template kernel from being launched by its binding, a separate translation unit.
+add_library(course_kernel_env_gpu INTERFACE)
+target_link_libraries(course_kernel_env_gpu INTERFACE course_headers)
+if(COURSE_GPU AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.8)
+  target_compile_options(course_kernel_env_gpu INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:-static-global-template-stub=false>)
+endif()
+add_library(course_kernel_env_emu INTERFACE)
+target_link_libraries(course_kernel_env_emu INTERFACE course_headers)
+target_compile_definitions(course_kernel_env_emu INTERFACE COURSE_EMULATE)
+
+# The arguments of course_cc_guard (grader/guard/) for a student's file of `lab`: what the
+# file may include besides CUDA and standard headers, and its display name.
+function(course_guard_args out lab file backend)
+  set(common ${PROJECT_SOURCE_DIR}/common)
+  file(RELATIVE_PATH shown ${PROJECT_SOURCE_DIR} ${file})
+  if(shown MATCHES "^\\.\\./")
+    get_filename_component(parent ${file} DIRECTORY)
+    get_filename_component(parent ${parent} NAME)
+    set(shown ${parent}/kernels.cu)
   endif()
-  set(${out} ${name} PARENT_SCOPE)
+  set(args --lab ${lab} --backend ${backend} --source ${file} --namespace ${lab}_student --display-name ${shown}
+           --allow ${common}/contracts/lab_impl.hpp --allow ${common}/contracts/${lab}.cuh
+           --allow ${common}/course/cuda_compat.hpp --allow ${common}/emu/)
+  if(COURSE_GPU)
+    foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
+      list(APPEND args --system ${dir})
+    endforeach()
+  endif()
+  set(${out} ${args} PARENT_SCOPE)
 endfunction()
 
-# Links a worker: the student's, the reference's and the baseline's objects with the
-# worker library. `dir` is where it lands; the grader finds it by name there. The
-# generated main also records the student's source file and object file, which the
-# grader's technique checks inspect.
-function(course_lab_worker target dir lab backend student student_file reference baseline baseline_ns baseline_by_id)
-  set(LAB ${lab})
-  set(STUDENT_NS ${lab}_student)
-  set(REFERENCE_NS ${lab}_reference)
-  set(BASELINE_NS ${baseline_ns})
-  set(BASELINE_BY_ID ${baseline_by_id})
-  set(STUDENT_SOURCE ${student_file})
-  set(STUDENT_OBJECT "$<TARGET_OBJECTS:${student}>")
+# Compiles `file` as the `role` build of `lab` (its kernels in namespace <lab>_<role>), as
+# its own translation unit; `tag` tells apart builds of different files in the same role.
+# A student's file is compiled through course_cc_guard, which rejects includes, host code
+# and symbols a lab file may not have. Sets `out` to the object targets to link: the
+# kernels and the lab's binding for that role (compiled once per lab, role and backend).
+function(course_lab_object out lab role tag file backend)
+  set(name ${lab}_${role}_${tag}_${backend})
+  set(ext ${ext_${backend}})
+  if(NOT TARGET ${name})
+    set(LAB ${lab})
+    set(LAB_IMPL ${lab}_${role})
+    set(LAB_FILE ${file})
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/lab_kernels.in
+                   ${CMAKE_CURRENT_BINARY_DIR}/generated/${name}.${ext} @ONLY)
+    add_library(${name} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/generated/${name}.${ext})
+    target_link_libraries(${name} PRIVATE course_kernel_env_${backend})
+    if(role STREQUAL "student" AND TARGET course_cc_guard)
+      course_guard_args(guard ${lab} ${file} ${backend})
+      if(backend STREQUAL "gpu")
+        set_target_properties(${name} PROPERTIES CUDA_COMPILER_LAUNCHER "${COURSE_GUARD};${guard};--")
+      else()
+        set_target_properties(${name} PROPERTIES CXX_COMPILER_LAUNCHER "${COURSE_GUARD};${guard};--")
+      endif()
+      add_dependencies(${name} course_cc_guard)
+    endif()
+  endif()
+  set(binding ${lab}_${role}_binding_${backend})
+  if(NOT TARGET ${binding})
+    set(LAB ${lab})
+    set(LAB_IMPL ${lab}_${role})
+    configure_file(${PROJECT_SOURCE_DIR}/cmake/lab_binding.in
+                   ${PROJECT_BINARY_DIR}/generated/${binding}.${ext} @ONLY)
+    add_library(${binding} OBJECT ${PROJECT_BINARY_DIR}/generated/${binding}.${ext})
+    target_link_libraries(${binding} PRIVATE worker_${backend} course_kernel_env_${backend})
+    target_include_directories(${binding} PRIVATE ${PROJECT_SOURCE_DIR}/grader)
+  endif()
+  set(${out} ${name} ${binding} PARENT_SCOPE)
+endfunction()
+
+# `$<TARGET_OBJECTS:...>` of each object target in the list.
+function(course_objects out)
+  set(objects "")
+  foreach(t IN LISTS ARGN)
+    list(APPEND objects $<TARGET_OBJECTS:${t}>)
+  endforeach()
+  set(${out} ${objects} PARENT_SCOPE)
+endfunction()
+
+# Links a worker: the student's, the reference's and the baseline's objects (each a list
+# from course_lab_object) with the worker library. DIR is where it lands; the grader finds
+# it by name there. The generated main also records the student's source file and object
+# file, which the grader's technique checks inspect.
+function(course_lab_worker target)
+  cmake_parse_arguments(ARG "" "DIR;LAB;BACKEND;STUDENT_FILE;BASELINE_NS;BY_ID" "STUDENT;REFERENCE;BASELINE" ${ARGN})
+  list(GET ARG_STUDENT 0 student_kernels)
+  set(LAB ${ARG_LAB})
+  set(STUDENT_NS ${ARG_LAB}_student)
+  set(REFERENCE_NS ${ARG_LAB}_reference)
+  set(BASELINE_NS ${ARG_BASELINE_NS})
+  set(BASELINE_BY_ID ${ARG_BY_ID})
+  set(STUDENT_SOURCE ${ARG_STUDENT_FILE})
+  set(STUDENT_OBJECT "$<TARGET_OBJECTS:${student_kernels}>")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/worker_main.cpp.in
                  ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp.in @ONLY)
   file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp
                 INPUT ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp.in)
-  set(objects $<TARGET_OBJECTS:${student}> $<TARGET_OBJECTS:${reference}>)
-  if(NOT baseline STREQUAL reference)
-    list(APPEND objects $<TARGET_OBJECTS:${baseline}>)
+  set(parts ${ARG_STUDENT} ${ARG_REFERENCE})
+  if(NOT "${ARG_BASELINE}" STREQUAL "${ARG_REFERENCE}")
+    list(APPEND parts ${ARG_BASELINE})
   endif()
+  course_objects(objects ${parts})
   add_executable(${target} ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp ${objects})
-  target_link_libraries(${target} PRIVATE worker_${backend})
-  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${lab}_worker_${backend} RUNTIME_OUTPUT_DIRECTORY ${dir})
+  target_link_libraries(${target} PRIVATE worker_${ARG_BACKEND})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${ARG_LAB}_worker_${ARG_BACKEND}
+                                             RUNTIME_OUTPUT_DIRECTORY ${ARG_DIR})
 endfunction()
 
 # The object a lab's speedups are measured against, in the caller's `naive`, with its
@@ -113,8 +180,9 @@ function(course_add_lab lab folder)
     set(naive_${backend} ${naive})
     if(EXISTS ${student_file})
       course_lab_object(student ${lab} student ${tag} ${student_file} ${backend})
-      course_lab_worker(${lab}_worker_${backend} ${CMAKE_BINARY_DIR}/bin ${lab} ${backend}
-                        ${student} ${student_file} ${reference} ${naive} ${naive_ns} ${by_id})
+      course_lab_worker(${lab}_worker_${backend} DIR ${CMAKE_BINARY_DIR}/bin LAB ${lab} BACKEND ${backend}
+                        STUDENT ${student} STUDENT_FILE ${student_file} REFERENCE ${reference}
+                        BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
       list(APPEND lab_targets ${lab}_worker_${backend})
     else()
       message(WARNING "${lab}: ${student_file} does not exist, so ${lab} is not built from ${LAB_SOURCE}")
@@ -128,8 +196,9 @@ function(course_add_lab lab folder)
           set(variant_file ${solution_file})
           course_lab_object(student ${lab} student solutions ${solution_file} ${backend})
         endif()
-        course_lab_worker(selfcheck_${variant}_${lab}_${backend} ${CMAKE_BINARY_DIR}/selfcheck/${variant}
-                          ${lab} ${backend} ${student} ${variant_file} ${reference} ${naive} ${naive_ns} ${by_id})
+        course_lab_worker(selfcheck_${variant}_${lab}_${backend} DIR ${CMAKE_BINARY_DIR}/selfcheck/${variant}
+                          LAB ${lab} BACKEND ${backend} STUDENT ${student} STUDENT_FILE ${variant_file}
+                          REFERENCE ${reference} BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
       endforeach()
     endif()
   endforeach()
@@ -143,13 +212,24 @@ function(course_add_lab lab folder)
   configure_file(${stub_file} ${template_file} COPYONLY)
   foreach(backend IN LISTS COURSE_BACKENDS)
     course_lab_object(tpl ${lab} student batchtpl ${template_file} ${backend})
-    course_lab_worker(batch_${lab}_${backend} ${CMAKE_BINARY_DIR}/batch/template/bin ${lab} ${backend}
-                      ${tpl} ${template_file} ${reference_${backend}} ${naive_${backend}} ${naive_ns} ${by_id})
+    course_lab_worker(batch_${lab}_${backend} DIR ${CMAKE_BINARY_DIR}/batch/template/bin LAB ${lab}
+                      BACKEND ${backend} STUDENT ${tpl} STUDENT_FILE ${template_file}
+                      REFERENCE ${reference_${backend}} BASELINE ${naive_${backend}} BASELINE_NS ${naive_ns}
+                      BY_ID ${by_id})
     add_dependencies(batch_templates batch_${lab}_${backend})
+    list(GET tpl 0 tpl)
+    # The guard's arguments for the template's file; batch grading swaps in each
+    # submission's file for --source and --display-name.
+    course_guard_args(guard ${lab} ${template_file} ${backend})
+    set(guard_json "\"${COURSE_GUARD}\"")
+    foreach(arg IN LISTS guard)
+      string(APPEND guard_json ", \"${arg}\"")
+    endforeach()
     string(CONCAT entry
       "{\"lab\": \"${lab}\", \"folder\": \"${folder}\", \"backend\": \"${backend}\", "
       "\"wrapper\": \"${CMAKE_CURRENT_BINARY_DIR}/generated/${tpl}.${ext_${backend}}\", "
       "\"object\": \"$<TARGET_OBJECTS:${tpl}>\", "
+      "\"guard\": [${guard_json}], "
       "\"link_dir\": \"${CMAKE_CURRENT_BINARY_DIR}\", "
       "\"link_txt\": \"${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/batch_${lab}_${backend}.dir/link.txt\", "
       "\"worker\": \"$<TARGET_FILE:batch_${lab}_${backend}>\"},\n")
@@ -184,7 +264,8 @@ function(course_add_test_submission name lab folder)
     course_lab_object(student ${lab} student ${tag} ${file} ${backend})
     course_lab_object(reference ${lab} reference solutions ${solution_file} ${backend})
     course_lab_baseline(${lab} ${backend} "${ARG_BASELINE}")
-    course_lab_worker(testsub_${name}_${lab}_${backend} ${CMAKE_BINARY_DIR}/testsub/${name} ${lab} ${backend}
-                      ${student} ${file} ${reference} ${naive} ${naive_ns} ${by_id})
+    course_lab_worker(testsub_${name}_${lab}_${backend} DIR ${CMAKE_BINARY_DIR}/testsub/${name} LAB ${lab}
+                      BACKEND ${backend} STUDENT ${student} STUDENT_FILE ${file} REFERENCE ${reference}
+                      BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
   endforeach()
 endfunction()

@@ -28,4 +28,10 @@ __global__ void reduce_warp_unrolled(const float* in, float* out, unsigned n);
 template <unsigned BlockSize>
 __global__ void reduce_full_unroll(const float* in, float* out, unsigned n);
 
+#if defined(COURSE_KERNEL_TU)
+// The course launches part C from another translation unit, so the lab file's own unit
+// must hold this instance; it is compiled at the end of that unit, after the definition.
+template __global__ void reduce_full_unroll<lab3::block_size>(const float* in, float* out, unsigned n);
+#endif
+
 }  // namespace LAB_IMPL

@@ -1,16 +1,19 @@
 #pragma once
 // Lab 4 contract: warp shuffles and a grid-stride loop, then loads wide enough to reach
 // the bandwidth roof. The course launches the kernels (grader/bindings/lab4_binding.cuh)
-// with the launch configuration the lab file chooses through four constants:
-//
-//   constexpr unsigned kShuffleBlockSize;    // part A: threads per block (32..1024, a multiple of 32)
-//   constexpr unsigned kShuffleBlocksPerSm;  // part A: blocks per SM (1..64)
-//   constexpr unsigned kVectorBlockSize;     // part B: threads per block
-//   constexpr unsigned kVectorBlocksPerSm;   // part B: blocks per SM
+// with the launch configuration the lab file chooses through four constants, which the
+// lab file defines as `constexpr unsigned kShuffleBlockSize = 256;` and so on.
 #include "contracts/lab_impl.hpp"
 #include "course/cuda_compat.hpp"
 
 namespace LAB_IMPL {
+
+// The launch configuration. The course reads these from the lab file's object (the
+// binding is another translation unit), so they are declared here and defined there.
+extern const unsigned kShuffleBlockSize;   // part A: threads per block (32..1024, a multiple of 32)
+extern const unsigned kShuffleBlocksPerSm;  // part A: blocks per SM (1..64)
+extern const unsigned kVectorBlockSize;    // part B: threads per block
+extern const unsigned kVectorBlocksPerSm;   // part B: blocks per SM
 
 // Both parts: a grid-stride reduction. The course launches
 // min(SMs * blocks-per-SM, ceil(n / elements-per-block)) blocks of the chosen size; block

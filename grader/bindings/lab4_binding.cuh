@@ -1,25 +1,51 @@
 #pragma once
 // Lab 4 binding: grid-stride kernels, launched with the configuration the lab file chose.
+#include <stdexcept>
+#include <string>
+
 #include "bindings/reduction_part.cuh"
 
 namespace LAB_IMPL {
 
-static_assert(kShuffleBlockSize >= 32 && kShuffleBlockSize <= 1024 && kShuffleBlockSize % 32 == 0,
-              "kShuffleBlockSize must be a multiple of 32 from 32 to 1024");
-static_assert(kVectorBlockSize >= 32 && kVectorBlockSize <= 1024 && kVectorBlockSize % 32 == 0,
-              "kVectorBlockSize must be a multiple of 32 from 32 to 1024");
-static_assert(kShuffleBlocksPerSm >= 1 && kShuffleBlocksPerSm <= 64, "kShuffleBlocksPerSm must be 1..64");
-static_assert(kVectorBlocksPerSm >= 1 && kVectorBlocksPerSm <= 64, "kVectorBlocksPerSm must be 1..64");
+namespace {
+
+// The lab file's constants live in its own translation unit, so the compiler cannot
+// check them here. "" when `value` is allowed, else what is wrong with it.
+std::string constant_problem(const char* name, unsigned value, unsigned lo, unsigned hi, unsigned multiple_of) {
+    if (value >= lo && value <= hi && value % multiple_of == 0) return "";
+    return std::string(name) + " is " + std::to_string(value) + ": it must be " +
+           (multiple_of > 1 ? "a multiple of " + std::to_string(multiple_of) + " " : "") + "from " +
+           std::to_string(lo) + " to " + std::to_string(hi);
+}
+
+// A part whose launch configuration is not allowed fails every case with the reason,
+// like a wrong kernel would: it is the lab file's mistake, not the grader's.
+course::part make_part(std::string id, std::string title, const char* kernel_name, course::reduce_kernel kernel,
+                       const char* block_name, unsigned block, const char* per_sm_name, unsigned per_sm,
+                       unsigned elements_per_thread, unsigned sm_count) {
+    std::string problem = constant_problem(block_name, block, 32, 1024, 32);
+    if (problem.empty()) problem = constant_problem(per_sm_name, per_sm, 1, 64, 1);
+    if (problem.empty())
+        return course::make_reduction_part(std::move(id), std::move(title), kernel_name, kernel,
+                                           {block, elements_per_thread, sm_count * per_sm});
+    course::part p = course::make_reduction_part(std::move(id), std::move(title), kernel_name, kernel,
+                                                 {256, elements_per_thread, sm_count});
+    p.reduce = [problem](const float*, float*, std::size_t, float*) { throw std::invalid_argument(problem); };
+    return p;
+}
+
+}  // namespace
 
 course::lab_parts parts() {
     int device = 0, sms = 0;
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const unsigned sm_count = static_cast<unsigned>(sms);
-    return {course::make_reduction_part("A", "grid-stride loop and warp shuffles", "reduce_shuffle", reduce_shuffle,
-                                        {kShuffleBlockSize, 1, sm_count * kShuffleBlocksPerSm}),
-            course::make_reduction_part("B", "float4 loads at the bandwidth roof", "reduce_vectorized",
-                                        reduce_vectorized, {kVectorBlockSize, 4, sm_count * kVectorBlocksPerSm})};
+    return {make_part("A", "grid-stride loop and warp shuffles", "reduce_shuffle", reduce_shuffle,
+                      "kShuffleBlockSize", kShuffleBlockSize, "kShuffleBlocksPerSm", kShuffleBlocksPerSm, 1,
+                      sm_count),
+            make_part("B", "float4 loads at the bandwidth roof", "reduce_vectorized", reduce_vectorized,
+                      "kVectorBlockSize", kVectorBlockSize, "kVectorBlocksPerSm", kVectorBlocksPerSm, 4, sm_count)};
 }
 
 }  // namespace LAB_IMPL
