@@ -3,6 +3,8 @@
 
 # The compiler launcher that guards every student file's compile (grader/guard/).
 set(COURSE_GUARD ${CMAKE_BINARY_DIR}/bin/course_cc_guard)
+# Where a Gradescope package keeps the reference kernels, compiled (<target>.o).
+set(COURSE_PREBUILT_DIR "" CACHE PATH "Folder of prebuilt reference kernel objects (Gradescope packages)")
 
 function(course_warnings target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
@@ -71,7 +73,11 @@ endfunction()
 function(course_lab_object out lab role tag file backend)
   set(name ${lab}_${role}_${tag}_${backend})
   set(ext ${ext_${backend}})
-  if(NOT TARGET ${name})
+  if(NOT TARGET ${name} AND role STREQUAL "reference" AND EXISTS "${COURSE_PREBUILT_DIR}/${name}.o")
+    # A Gradescope package ships the reference kernels compiled, not as source.
+    add_library(${name} OBJECT IMPORTED)
+    set_target_properties(${name} PROPERTIES IMPORTED_OBJECTS ${COURSE_PREBUILT_DIR}/${name}.o)
+  elseif(NOT TARGET ${name})
     set(LAB ${lab})
     set(LAB_IMPL ${lab}_${role})
     set(LAB_FILE ${file})
@@ -79,7 +85,7 @@ function(course_lab_object out lab role tag file backend)
                    ${CMAKE_CURRENT_BINARY_DIR}/generated/${name}.${ext} @ONLY)
     add_library(${name} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/generated/${name}.${ext})
     target_link_libraries(${name} PRIVATE course_kernel_env_${backend})
-    if(role STREQUAL "student" AND TARGET course_cc_guard)
+    if(role STREQUAL "student")
       course_guard_args(guard ${lab} ${file} ${backend})
       if(backend STREQUAL "gpu")
         set_target_properties(${name} PROPERTIES CUDA_COMPILER_LAUNCHER "${COURSE_GUARD};${guard};--")
@@ -267,5 +273,26 @@ function(course_add_test_submission name lab folder)
     course_lab_worker(testsub_${name}_${lab}_${backend} DIR ${CMAKE_BINARY_DIR}/testsub/${name} LAB ${lab}
                       BACKEND ${backend} STUDENT ${student} STUDENT_FILE ${file} REFERENCE ${reference}
                       BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
+  endforeach()
+endfunction()
+
+# An adversarial submission (grader/tests/attacks/<name>/<folder>/kernels.cu): its objects
+# and its worker (in attacks/<name>/) are built only when a test asks, since most of them
+# must be refused by the guard. The test builds `attack_<name>_<backend>`.
+function(course_add_attack name lab folder)
+  cmake_parse_arguments(ARG "" "BASELINE" "" ${ARGN})
+  set(file ${CMAKE_CURRENT_SOURCE_DIR}/attacks/${name}/${folder}/kernels.cu)
+  course_lab_file(solution_file solutions ${folder})
+  string(REPLACE "_" "" tag "atk${name}")
+  foreach(backend IN LISTS COURSE_BACKENDS)
+    course_lab_object(student ${lab} student ${tag} ${file} ${backend})
+    list(GET student 0 kernels)
+    set_target_properties(${kernels} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+    course_lab_object(reference ${lab} reference solutions ${solution_file} ${backend})
+    course_lab_baseline(${lab} ${backend} "${ARG_BASELINE}")
+    course_lab_worker(attack_${name}_${backend} DIR ${CMAKE_BINARY_DIR}/attacks/${name} LAB ${lab}
+                      BACKEND ${backend} STUDENT ${student} STUDENT_FILE ${file} REFERENCE ${reference}
+                      BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
+    set_target_properties(attack_${name}_${backend} PROPERTIES EXCLUDE_FROM_ALL TRUE)
   endforeach()
 endfunction()

@@ -5,12 +5,19 @@ Gradescope unpacks the zip into /autograder/source: setup.sh and run_autograder 
 next to the course's files (those git tracks or would track: no build output; labs/ holds the
 stubs as the checkout has them). An instructor's policy can go in with --policy.
 
+The reference answers do not travel as source: solutions/ is left out, and the reference
+kernels the lab needs (its own and the naive baseline's) are compiled here for the CPU
+emulator and shipped as objects in prebuilt/, which setup.sh hands to CMake
+(COURSE_PREBUILT_DIR). A student's file that tried to read or include them finds nothing.
+
     scripts/make_gradescope.py lab3 --out build/gradescope/lab3_autograder.zip
 """
 import argparse
+import glob
 import os
 import subprocess
 import sys
+import tempfile
 import zipfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -40,6 +47,23 @@ def course_files():
     return files
 
 
+def reference_objects(lab):
+    """Compiles the reference kernels `lab` needs for the emulator; {object name: path}."""
+    build = tempfile.mkdtemp(prefix="gradescope-build-")
+    targets = sorted({f"{lab}_reference_solutions_emu", "lab1_reference_solutions_emu"})
+    subprocess.run(["cmake", "-S", ROOT, "-B", build, "-DCOURSE_GPU=OFF", "-DBUILD_TESTING=OFF",
+                    "-DCMAKE_BUILD_TYPE=Release"], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(["cmake", "--build", build, "-j", str(os.cpu_count() or 2), "--target", *targets],
+                   check=True, stdout=subprocess.DEVNULL)
+    objects = {}
+    for t in targets:
+        found = glob.glob(os.path.join(build, "**", f"{t}.dir", "**", "*.o"), recursive=True)
+        if len(found) != 1:
+            raise RuntimeError(f"expected one object for {t}, found {found}")
+        objects[f"{t}.o"] = found[0]
+    return objects
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("lab")
@@ -52,6 +76,11 @@ def main(argv=None):
         return 2
     out = args.out or os.path.join(ROOT, "build", "gradescope", f"{args.lab}_autograder.zip")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    try:
+        prebuilt = reference_objects(args.lab)
+    except (OSError, RuntimeError, subprocess.CalledProcessError) as e:
+        print(f"make_gradescope: compiling the reference kernels failed: {e}", file=sys.stderr)
+        return 2
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for name in ("setup.sh", "run_autograder"):
             info = zipfile.ZipInfo(name)
@@ -59,7 +88,10 @@ def main(argv=None):
             with open(os.path.join(ROOT, "grader", "gradescope", name), "rb") as f:
                 z.writestr(info, f.read())
         for f in course_files():
-            z.write(os.path.join(ROOT, f), f)
+            if not f.startswith("solutions/"):
+                z.write(os.path.join(ROOT, f), f)
+        for name, path in prebuilt.items():
+            z.write(path, f"prebuilt/{name}")
         z.writestr("gradescope_lab", args.lab + "\n")
         if args.policy:
             z.write(args.policy, "gradescope_policy.jsonc")

@@ -14,7 +14,7 @@ import sys
 
 from plot_style import PALETTE, plt, save
 
-STATUSES = ("graded", "compile_error", "timeout", "crashed", "invalid_submission")
+STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission")
 
 
 def headline(r):

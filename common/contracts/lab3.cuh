@@ -30,8 +30,11 @@ __global__ void reduce_full_unroll(const float* in, float* out, unsigned n);
 
 #if defined(COURSE_KERNEL_TU)
 // The course launches part C from another translation unit, so the lab file's own unit
-// must hold this instance; it is compiled at the end of that unit, after the definition.
-template __global__ void reduce_full_unroll<lab3::block_size>(const float* in, float* out, unsigned n);
+// must hold this instance. Naming its address asks for it (the compiler instantiates it
+// at the end of the unit, after the lab file's definition) and still lets a lab file
+// instantiate it explicitly itself.
+// The variable has external linkage so that no compiler may drop it, or the instance.
+extern constexpr auto course_instance_of_part_c = &reduce_full_unroll<lab3::block_size>;
 #endif
 
 }  // namespace LAB_IMPL

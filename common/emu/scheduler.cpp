@@ -5,11 +5,13 @@
 #include <csignal>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "emu/cuda_emu.hpp"
 #include "emu/device_memory.hpp"
+#include "emu/emu_stats.hpp"
 #include "emu/fault_guard.hpp"
 #include "emu/fiber.hpp"
 
@@ -72,6 +74,11 @@ struct block_ctx {
 };
 block_ctx g_block;
 
+// Per launch name; `g_stats_now` points at the running launch's entry, so that a warp
+// operation counts with one increment and no lookup.
+std::map<std::string, kernel_stats> g_stats;
+kernel_stats* g_stats_now = nullptr;
+
 const char* const barrier_names[] = {"__syncthreads()", "__syncthreads_count()", "__syncthreads_and()",
                                      "__syncthreads_or()"};
 
@@ -87,6 +94,11 @@ const char* op_name(warp_op_kind k) {
     case warp_op_kind::all: return "__all_sync";
     }
     return "?";
+}
+
+bool is_shuffle(warp_op_kind k) {
+    return k == warp_op_kind::shfl_idx || k == warp_op_kind::shfl_up || k == warp_op_kind::shfl_down ||
+           k == warp_op_kind::shfl_xor;
 }
 
 std::string triple(const uint3& v) {
@@ -214,6 +226,7 @@ unsigned source_lane(warp_op_kind kind, unsigned lane, int arg, int width) {
 void complete(warp_op_slot& op, unsigned warp) {
     auto& b = g_block;
     const unsigned base = warp * 32;
+    if (is_shuffle(op.kind) && g_stats_now != nullptr) ++g_stats_now->warp_shuffles;
     unsigned votes = 0;
     for (unsigned l = 0; l < 32; ++l)
         if ((op.mask >> l & 1u) && b.threads[base + l].value != 0) votes |= 1u << l;
@@ -417,6 +430,8 @@ int block_barrier(int kind, int predicate, const char* file, int line) {
 
 void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body) {
     validate(name, grid, block);
+    g_stats_now = &g_stats[name];
+    ++g_stats_now->launches;
     auto& b = g_block;
     b.kernel = name;
     b.body = body;
@@ -467,6 +482,13 @@ void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body) {
 }  // namespace emu::detail
 
 namespace emu {
+
+std::map<std::string, kernel_stats> launch_stats() { return detail::g_stats; }
+
+void reset_launch_stats() {
+    detail::g_stats.clear();
+    detail::g_stats_now = nullptr;
+}
 
 unsigned activemask() {
     const auto& t = *detail::g_current;

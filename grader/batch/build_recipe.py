@@ -2,9 +2,10 @@
 
 `make` builds, per lab and backend, a template worker whose student object comes from a
 copy of the stub (build/batch/manifest.json lists them). A submission is built with the
-very same compile command (from compile_commands.json) on its own translation unit, in
-its own scratch folder, and linked with the template's link line (link.txt) against the
-course's objects, which are compiled once for the whole class.
+very same compile command (from compile_commands.json), behind the same guard
+(course_cc_guard, with the submission's file as its source), on its own translation
+unit, in its own scratch folder, and linked with the template's link line (link.txt)
+against the course's objects, which are compiled once for the whole class.
 """
 import json
 import os
@@ -20,11 +21,12 @@ class RecipeError(Exception):
 @dataclass
 class BuildResult:
     ok: bool
-    log: str          # the compiler's and linker's output
+    log: str          # the guard's, compiler's and linker's output
     worker_dir: str   # holds <lab>_worker_<backend> when ok
-    source: str
-    object: str
+    source: str       # the student's own file (what the technique checks read)
+    object: str       # the object compiled from it
     timed_out: bool = False
+    rejected: bool = False  # the guard refused the file (forbidden include, host code, symbol)
 
 
 class Recipe:
@@ -86,9 +88,10 @@ class Recipe:
         args = [wrapper if os.path.realpath(os.path.join(cwd, a)) == os.path.realpath(t["wrapper"]) else a
                 for a in shlex.split(entry["command"])]
         args = [obj if a in (old_obj, t["object"]) else a for a in args]
-        log, ok, timed_out = run(args, cwd, timeout)
-        if not ok:
-            return BuildResult(False, log, "", wrapper, obj, timed_out)
+        args = self._guard(t, student_source) + ["--"] + args
+        log, code, timed_out = run(args, cwd, timeout)
+        if code != 0:
+            return BuildResult(False, log, "", student_source, obj, timed_out, code == GUARD_REJECTED)
 
         link_dir = t["link_dir"]
         with open(t["link_txt"]) as f:
@@ -96,15 +99,31 @@ class Recipe:
         old_obj = os.path.relpath(t["object"], link_dir)
         old_worker = os.path.relpath(t["worker"], link_dir)
         link = [obj if a in (old_obj, t["object"]) else worker if a in (old_worker, t["worker"]) else a for a in link]
-        link_log, ok, timed_out = run(link, link_dir, timeout)
-        return BuildResult(ok, log + link_log, os.path.join(scratch, "bin") if ok else "", wrapper, obj, timed_out)
+        link_log, code, timed_out = run(link, link_dir, timeout)
+        ok = code == 0
+        return BuildResult(ok, log + link_log, os.path.join(scratch, "bin") if ok else "", student_source, obj,
+                           timed_out)
+
+    def _guard(self, t, student_source):
+        """The template's guard command, pointed at the submission's file."""
+        guard = list(t["guard"])
+        for i, a in enumerate(guard[:-1]):
+            if a == "--source":
+                guard[i + 1] = os.path.abspath(student_source)
+            elif a == "--display-name":
+                guard[i + 1] = f"{t['folder']}/kernels.cu"
+        return guard
+
+
+# course_cc_guard's exit code for a file it refuses to compile (grader/guard/).
+GUARD_REJECTED = 3
 
 
 def run(args, cwd, timeout):
-    """(output, succeeded, timed out)."""
+    """(output, exit code, timed out)."""
     try:
         p = subprocess.run(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
-        return p.stdout.decode("utf-8", "replace"), p.returncode == 0, False
+        return p.stdout.decode("utf-8", "replace"), p.returncode, False
     except subprocess.TimeoutExpired as e:
         out = (e.stdout or b"").decode("utf-8", "replace")
-        return out + f"\n(stopped after {timeout} s)", False, True
+        return out + f"\n(stopped after {timeout} s)", -1, True

@@ -189,8 +189,9 @@ def main(argv=None):
             record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"infrastructure: {e}"))
             return
         if not built.ok:
-            status = "timeout" if built.timed_out else "compile_error"
-            msg = f"{inner} does not compile" if not built.timed_out else "the build ran too long"
+            status = "timeout" if built.timed_out else "rejected" if built.rejected else "compile_error"
+            msg = ("the build ran too long" if built.timed_out else
+                   f"{inner} was refused before compiling" if built.rejected else f"{inner} does not compile")
             tail = "\n".join(built.log.strip().splitlines()[-12:])
             record(sub, gradebook.row(sub.name, sub.student_id, status, message=f"{msg}: {tail}"),
                    {"build.log": built.log})

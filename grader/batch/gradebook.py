@@ -4,7 +4,7 @@ import json
 import os
 import statistics
 
-STATUSES = ("graded", "compile_error", "timeout", "crashed", "invalid_submission")
+STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission")
 COLUMNS = ("submission", "student_id", "status", "score", "max_score", "correctness", "speedup", "target",
            "message")
 

@@ -30,7 +30,7 @@ course::part make_part(std::string id, std::string title, const char* kernel_nam
                                            {block, elements_per_thread, sm_count * per_sm});
     course::part p = course::make_reduction_part(std::move(id), std::move(title), kernel_name, kernel,
                                                  {256, elements_per_thread, sm_count});
-    p.reduce = [problem](const float*, float*, std::size_t, float*) { throw std::invalid_argument(problem); };
+    p.reduce = [problem](const float*, float*, std::size_t, float*) { throw course::contract_error(problem); };
     return p;
 }
 

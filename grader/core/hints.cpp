@@ -47,6 +47,18 @@ std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t 
     if (passed.empty() && all_of(failed, [](const case_record& c) { return c.got == 0.0; }))
         return "Your kernel returns 0 for every input: it still looks like the untouched stub.";
 
+    // Right on every input, wrong only when the same buffers are run again after a few
+    // elements changed: the kernel keeps state between calls (a cache, a flag, a counter).
+    const auto changed = [](const case_record& c) {
+        const std::string suffix = ", changed";
+        return c.input.size() > suffix.size() && c.input.compare(c.input.size() - suffix.size(), suffix.size(),
+                                                                  suffix) == 0;
+    };
+    if (!passed.empty() && all_of(failed, changed))
+        return "Right on every fresh input, wrong when the grader runs it again after changing a few input "
+               "elements: the kernel keeps something between calls (a remembered result, a flag or a counter "
+               "in __device__ memory). Compute every call from its input, and keep nothing between calls.";
+
     const std::uint64_t epb = std::max<std::uint64_t>(elements_per_block, 1);
     const bool some_full_passed =
         std::any_of(passed.begin(), passed.end(), [&](const case_record* c) { return c->n % epb == 0; });

@@ -2,7 +2,10 @@
 
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <sstream>
+
+#include "core/inputs.hpp"
 
 namespace course {
 
@@ -29,6 +32,34 @@ void read(const nlohmann::json& obj, const char* key, T& out, const std::string&
 
 void require(bool ok, const std::string& what) {
     if (!ok) throw policy_error("policy: " + what);
+}
+
+// "forbidden_libraries": [{"name": ..., "include": ..., "code": ..., "symbol": ...}, ...]
+std::vector<library_rule> read_library_rules(const nlohmann::json& doc) {
+    require(doc.contains("forbidden_libraries") && doc["forbidden_libraries"].is_array(),
+            "\"forbidden_libraries\" must be a list");
+    std::vector<library_rule> rules;
+    for (std::size_t i = 0; i < doc["forbidden_libraries"].size(); ++i) {
+        const auto& obj = doc["forbidden_libraries"][i];
+        const std::string where = "forbidden_libraries[" + std::to_string(i) + "]";
+        require(obj.is_object(), where + " must be an object");
+        library_rule rule;
+        read(obj, "name", rule.name, "policy." + where);
+        const std::pair<const char*, std::string*> fields[] = {
+            {"include", &rule.include}, {"code", &rule.code}, {"symbol", &rule.symbol}};
+        for (const auto& [key, field] : fields) {
+            if (obj.contains(key)) read(obj, key, *field, "policy." + where);
+            try {
+                std::regex check(*field);
+            } catch (const std::regex_error& e) {
+                throw policy_error("policy: " + where + "." + key + " is not a regular expression (" + e.what() + ")");
+            }
+        }
+        require(!rule.include.empty() || !rule.code.empty() || !rule.symbol.empty(),
+                where + " (" + rule.name + ") must name at least one of include, code and symbol");
+        rules.push_back(rule);
+    }
+    return rules;
 }
 
 }  // namespace
@@ -64,6 +95,11 @@ policy parse_policy(const nlohmann::json& doc) {
     read(t, "implausible_fraction", p.implausible_fraction, "timing");
     read(t, "timeout_seconds", p.timing_timeout_seconds, "timing");
     read(doc, "emulated_performance", p.emulated_performance, "policy");
+    p.forbidden_libraries = read_library_rules(doc);
+    const auto& rc = doc.value("race_check", nlohmann::json::object());
+    read(rc, "sizes", p.race_check_sizes, "race_check");
+    read(rc, "inputs", p.race_check_inputs, "race_check");
+    read(rc, "timeout_seconds", p.race_check_timeout_seconds, "race_check");
 
     require(p.tolerance_c > 0, "correctness.tolerance_c must be positive");
     require(!p.sizes.empty() && !p.sizes_emulated.empty(), "correctness.sizes must not be empty");
@@ -83,6 +119,12 @@ policy parse_policy(const nlohmann::json& doc) {
     require(p.confidence > 0.5 && p.confidence < 1, "timing.confidence must be in (0.5, 1)");
     require(p.emulated_performance == "omit" || p.emulated_performance == "pending",
             "emulated_performance must be \"omit\" or \"pending\"");
+    require(!p.race_check_sizes.empty() && !p.race_check_inputs.empty(),
+            "race_check.sizes and race_check.inputs must not be empty");
+    for (auto n : p.race_check_sizes) require(n > 0, "race_check.sizes: sizes must be at least 1");
+    for (const auto& name : p.race_check_inputs)
+        require(parse_input_kind(name).has_value(), "race_check.inputs: unknown input kind \"" + name + "\"");
+    require(p.race_check_timeout_seconds > 0, "race_check.timeout_seconds must be positive");
 
     require(doc.contains("labs") && doc["labs"].is_object(), "\"labs\" must be an object");
     for (const auto& [name, obj] : doc["labs"].items()) {
@@ -95,6 +137,7 @@ policy parse_policy(const nlohmann::json& doc) {
         read(obj, "checks", lp.checks, where);
         if (obj.contains("max_wavefronts_per_request"))
             read(obj, "max_wavefronts_per_request", lp.max_wavefronts_per_request, where);
+        if (obj.contains("race_check_parts")) read(obj, "race_check_parts", lp.race_check_parts, where);
         for (const auto& check : lp.checks)
             require(check == "no_libraries" || check == "uses_shuffle" || check == "bank_wavefronts",
                     where + ".checks: unknown check \"" + check + "\" (no_libraries, uses_shuffle, bank_wavefronts)");

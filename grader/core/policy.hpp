@@ -20,6 +20,21 @@ struct lab_policy {
     double floor_fraction = 0.5;
     std::vector<std::string> checks;
     double max_wavefronts_per_request = 1.1;
+    // Parts whose correctness cases run once more under compute-sanitizer racecheck on a
+    // GPU: the parts that teach warp-synchronous code, where a race often gives the right
+    // sum anyway.
+    std::vector<std::string> race_check_parts;
+};
+
+// A library the lab file must not use (no_libraries), and the ECMAScript regular
+// expressions that find it: `include` in the path of an #include, `code` in the source
+// with comments and string literals blanked out, `symbol` in a line of `nm -C` output.
+// An empty expression looks nowhere.
+struct library_rule {
+    std::string name;
+    std::string include;
+    std::string code;
+    std::string symbol;
 };
 
 struct policy {
@@ -44,6 +59,11 @@ struct policy {
     double confidence = 0.95;
     double implausible_fraction = 1.02;
     double timing_timeout_seconds = 180;
+    // technique checks
+    std::vector<library_rule> forbidden_libraries;
+    std::vector<std::size_t> race_check_sizes;
+    std::vector<std::string> race_check_inputs;
+    double race_check_timeout_seconds = 300;
     // backends
     std::string emulated_performance = "omit";
     std::map<std::string, lab_policy> labs;

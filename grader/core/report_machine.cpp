@@ -56,8 +56,11 @@ std::vector<graded_test> flatten(const lab_result& r, bool pending_performance) 
         c.name = fmt::format("Part {} correctness ({})", part.id, part.kernel);
         c.score = part.correctness_points;
         c.max_score = part.correctness_max;
-        c.passed = part.correctness.status == correctness_status::passed;
+        c.passed = part.correctness.status == correctness_status::passed &&
+                   part.penalty != check_penalty::everything;
         c.output = correctness_output(part.correctness);
+        // First, so that JUnit's one-line failure message says why.
+        if (part.penalty == check_penalty::everything) c.output = "no points: " + part.penalty_reason + "\n" + c.output;
         tests.push_back(c);
 
         graded_test t;
@@ -69,7 +72,11 @@ std::vector<graded_test> flatten(const lab_result& r, bool pending_performance) 
                    part.timing.verdict == perf_verdict::meets_target;
         t.skipped = part.timing.status == timing_status::not_measured;
         t.output = timing_output(part.timing);
-        if (t.skipped && pending_performance) t.output += " (performance points are pending a GPU run)";
+        if (part.penalty != check_penalty::none) {
+            t.output = "no performance points: " + part.penalty_reason + "\n" + t.output;
+        } else if (t.skipped && pending_performance) {
+            t.output += " (performance points are pending a GPU run)";
+        }
         tests.push_back(t);
 
         for (const auto& chk : part.checks) {

@@ -60,6 +60,11 @@ void render_correctness(std::string& out, const lab_result& r, const palette& p)
         }
         if (!c.message.empty()) out += fmt::format("       {}\n", c.message);
         if (!c.hint.empty()) out += fmt::format("       {} {}\n", p.warn("hint:"), c.hint);
+        if (part.penalty == check_penalty::everything) {
+            out += fmt::format("       {} {}\n", p.bad("no points:"), part.penalty_reason);
+        } else if (part.penalty == check_penalty::performance && part.performance_max > 0) {
+            out += fmt::format("       {} {}\n", p.bad("no performance points:"), part.penalty_reason);
+        }
     }
 }
 
@@ -134,8 +139,19 @@ std::string summary_line(const lab_result& r) {
             wrong += (wrong.empty() ? "" : ", ") + part.id;
         }
     }
-    if (!wrong.empty()) return fmt::format("{}: {} (not correct: part {})", r.lab, score, wrong);
-    if (r.backend != "gpu") return fmt::format("{}: {} (correct; correctness only: timing needs a GPU)", r.lab, score);
+    // A failed check costs points (core/scoring.hpp), so the line names it.
+    std::string failed;
+    for (const auto& c : r.checks)
+        if (c.status == check_status::failed) failed += (failed.empty() ? "" : ", ") + c.name;
+    for (const auto& part : r.parts)
+        for (const auto& c : part.checks)
+            if (c.status == check_status::failed) failed += (failed.empty() ? "" : ", ") + part.id + " " + c.name;
+    if (!failed.empty()) failed = "failed check: " + failed;
+    if (!wrong.empty())
+        return fmt::format("{}: {} (not correct: part {}{})", r.lab, score, wrong, failed.empty() ? "" : "; " + failed);
+    const std::string verdict = failed.empty() ? "correct" : failed;
+    if (r.backend != "gpu")
+        return fmt::format("{}: {} ({}; correctness only: timing needs a GPU)", r.lab, score, verdict);
     std::string perf;
     for (const auto& part : r.parts) {
         const auto& t = part.timing;
@@ -143,7 +159,7 @@ std::string summary_line(const lab_result& r) {
         perf += fmt::format("{}{}{:.2f}x vs naive, target {:.2f}x", perf.empty() ? "" : "; ",
                             r.parts.size() > 1 ? part.id + " " : "", t.speedup, t.target);
     }
-    return fmt::format("{}: {} (correct; {})", r.lab, score, perf.empty() ? "not timed" : perf);
+    return fmt::format("{}: {} ({}; {})", r.lab, score, verdict, perf.empty() ? "not timed" : perf);
 }
 
 std::string render_text(const lab_result& r, bool color) {

@@ -71,7 +71,8 @@ void from_json(const nlohmann::json& j, case_record& r) {
 void to_json(nlohmann::json& j, const correctness_result& r) {
     j = {{"status", to_string(r.status)}, {"cases", r.cases},  {"failed", r.failed}, {"faults", r.faults},
          {"failures", r.failures},        {"hint", r.hint},    {"message", r.message},
-         {"worst_error_ratio", r.worst_error_ratio}};
+         {"worst_error_ratio", r.worst_error_ratio},
+         {"warp_shuffles", r.warp_shuffles ? nlohmann::json(*r.warp_shuffles) : nlohmann::json(nullptr)}};
 }
 
 void to_json(nlohmann::json& j, const kernel_time& r) {
@@ -114,7 +115,9 @@ void to_json(nlohmann::json& j, const part_result& r) {
          {"score", r.score()},
          {"correctness_max", r.correctness_max},
          {"performance_max", r.performance_max},
-         {"max_points", r.max_points()}};
+         {"max_points", r.max_points()},
+         {"penalty", to_string(r.penalty)},
+         {"penalty_reason", r.penalty_reason}};
 }
 
 void to_json(nlohmann::json& j, const lab_result& r) {

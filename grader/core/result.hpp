@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,9 @@ struct correctness_result {
     // Largest |got - expected| / tolerance over the cases that have a tolerance: how much
     // of the rounding allowance the kernel used (docs/grading.md uses it to justify c).
     double worst_error_ratio = 0;
+    // CPU emulator: the warp shuffles the part's kernel executed in these cases (the
+    // uses_shuffle check reads it); empty on a GPU.
+    std::optional<std::uint64_t> warp_shuffles;
 };
 
 enum class timing_status { measured, not_measured, failed };
@@ -94,6 +98,10 @@ struct part_result {
     double performance_points = 0;
     double correctness_max = 0;
     double performance_max = 0;  // 0 when performance is not graded (CPU backend, "omit")
+    // What failed technique checks cost the part (the rule is in scoring.hpp), and the
+    // check that decided it with its message, for the reports.
+    check_penalty penalty = check_penalty::none;
+    std::string penalty_reason;
     double score() const { return correctness_points + performance_points; }
     double max_points() const { return correctness_max + performance_max; }
 };

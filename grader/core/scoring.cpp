@@ -27,10 +27,30 @@ std::string to_string(perf_verdict v) {
     return "unknown";
 }
 
-part_points score_part(double part_max, double correctness_weight, bool correct, double perf_credit) {
+std::string to_string(check_penalty p) {
+    switch (p) {
+    case check_penalty::none: return "none";
+    case check_penalty::performance: return "performance";
+    case check_penalty::everything: return "everything";
+    }
+    return "unknown";
+}
+
+check_penalty penalty_of(const std::string& failed_check, bool performance_awarded) {
+    if (failed_check == "no_libraries" || failed_check == "races") return check_penalty::everything;
+    // Where no performance points are given (the CPU emulator), taking them would leave a
+    // failed technique invisible in the score: the part's points go instead.
+    return performance_awarded ? check_penalty::performance : check_penalty::everything;
+}
+
+check_penalty worse(check_penalty a, check_penalty b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
+
+part_points score_part(double part_max, double correctness_weight, bool correct, double perf_credit,
+                       check_penalty penalty) {
     part_points p;
-    if (!correct) return p;
+    if (!correct || penalty == check_penalty::everything) return p;
     p.correctness = part_max * correctness_weight;
+    if (penalty == check_penalty::performance) return p;
     p.performance = part_max * (1.0 - correctness_weight) * std::clamp(perf_credit, 0.0, 1.0);
     return p;
 }

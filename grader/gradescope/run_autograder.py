@@ -51,6 +51,8 @@ def grade(root):
     built = recipe.build(lab, "emu", path, scratch, timeout=600)
     if not built.ok:
         log = "\n".join(built.log.strip().splitlines()[-40:])
+        if built.rejected:
+            return failure("rejected", f"{inner} was refused before compiling:\n{log}")
         return failure("compile_error", f"{inner} does not compile:\n{log}")
     results = os.path.join(scratch, "results.json")
     policy = os.path.join(source, "gradescope_policy.jsonc")

@@ -18,6 +18,7 @@
 #include "core/inputs.hpp"
 #include "core/report.hpp"
 #include "core/timing_analysis.hpp"
+#include "core/tool_output.hpp"
 #include "supervisor/technique_checks.hpp"
 #include "supervisor/worker_process.hpp"
 
@@ -86,8 +87,14 @@ std::string worker_path(const grade_options& opt, const char* backend) {
 // Runs `describe`; returns the hello event, or an error text.
 std::pair<nlohmann::json, std::string> describe(const std::string& worker) {
     const worker_run run = run_worker({worker, "--events-fd", "3", "describe"}, {60, 120});
+    nlohmann::json sandbox;  // the worker reports its sandbox before the hello
     for (const auto& ev : run.events) {
-        if (ev.value("event", "") == "hello") return {ev, ""};
+        if (ev.value("event", "") == "sandbox") sandbox = ev;
+        if (ev.value("event", "") == "hello") {
+            nlohmann::json hello = ev;
+            hello["sandbox"] = sandbox;
+            return {hello, ""};
+        }
         if (ev.value("event", "") == "error") return {nlohmann::json(), ev.value("message", "unknown error")};
     }
     return {nlohmann::json(), "the worker " + run.describe_end() + ": " + last_lines(run.output_tail, 5)};
@@ -125,6 +132,7 @@ std::string environment_check(session& s, lab_result& r) {
     }
     r.backend = s.backend;
     r.device = hello["device"].value("name", "unknown device");
+    if (hello["sandbox"].is_object()) r.notes.push_back(hello["sandbox"].value("note", "Sandbox: not reported."));
     s.student_source = hello.value("student_source", "");
     s.student_object = hello.value("student_object", "");
     for (const auto& p : hello["parts"]) {
@@ -218,6 +226,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 c.status = ev.value("passed", false) ? correctness_status::passed
                            : ev.value("sticky", false) ? correctness_status::crashed
                                                        : correctness_status::failed;
+                if (ev.contains("warp_shuffles")) c.warp_shuffles = ev.value("warp_shuffles", std::uint64_t{0});
             }
         },
         [&](const std::string& id, const worker_run& run, const std::string& in_flight) {
@@ -383,16 +392,15 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
     auto wanted = [&](const char* name) {
         return std::find(lp.checks.begin(), lp.checks.end(), name) != lp.checks.end();
     };
-    if (wanted("no_libraries")) r.checks.push_back(check_no_libraries(s.student_source, s.student_object, gpu));
-    std::vector<std::string> kernels;
-    for (const auto& p : s.parts) kernels.push_back(p.kernel);
+    if (wanted("no_libraries"))
+        r.checks.push_back(check_no_libraries(s.student_source, s.student_object, s.pol.forbidden_libraries));
+    // The student's kernels live in namespace <lab>_student (docs/architecture.md).
+    const std::string ns = s.opt.lab + "_student";
     for (const auto& p : s.parts) {
         auto& checks = results[p.id].checks;
         if (wanted("uses_shuffle")) {
-            std::vector<std::string> others;
-            for (const auto& k : kernels)
-                if (k != p.kernel) others.push_back(k);
-            checks.push_back(check_uses_shuffle(s.student_object, p.kernel, others, gpu));
+            checks.push_back(gpu ? check_uses_shuffle(s.student_object, mangled_prefix(ns, p.kernel), p.kernel)
+                                 : check_emulated_shuffles(p.kernel, results[p.id].correctness));
         }
         if (wanted("bank_wavefronts") || s.opt.profile) {
             s.say("Nsight Compute counters: part " + p.id);
@@ -404,6 +412,26 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
             checks.push_back(check_sanitize(s.worker, p.id, s.seed, gpu));
         }
     }
+    // races: every race-checked part that is correct, in one racecheck run.
+    std::vector<race_target> targets;
+    for (const auto& p : s.parts) {
+        if (std::find(lp.race_check_parts.begin(), lp.race_check_parts.end(), p.id) == lp.race_check_parts.end())
+            continue;
+        if (results[p.id].correctness.status == correctness_status::passed) {
+            targets.push_back({p.id, ns + "::" + p.kernel, p.kernel});
+        } else {
+            results[p.id].checks.push_back({"races", check_status::skipped, "not checked: the kernel is not correct"});
+        }
+    }
+    if (targets.empty()) return;
+    if (gpu) {
+        std::vector<std::string> ids;
+        for (const auto& t : targets) ids.push_back(t.part);
+        s.say("compute-sanitizer racecheck: part(s) " + join(ids, ", "));
+    }
+    const race_options options{s.seed, s.pol.race_check_sizes, s.pol.race_check_inputs,
+                               s.pol.race_check_timeout_seconds};
+    for (auto& [id, check] : check_races(s.worker, targets, options, gpu)) results[id].checks.push_back(check);
 }
 
 }  // namespace
@@ -421,26 +449,30 @@ void score_lab(lab_result& r, const policy& pol) {
     const double part_max = r.parts.empty() ? 0 : lp.points / r.parts.size();
     r.score = r.max_score = 0;
     bool all_ok = !r.parts.empty();
-    auto any_failed = [](const std::vector<check_result>& checks) {
-        return std::any_of(checks.begin(), checks.end(),
-                           [](const check_result& c) { return c.status == check_status::failed; });
-    };
-    const bool lab_check_failed = any_failed(r.checks);
     for (auto& part : r.parts) {
         const bool correct = part.correctness.status == correctness_status::passed;
-        // A failed technique check takes the performance points: speed from a library
-        // call or an untaught trick is not the lab's speed.
-        const bool check_failed = lab_check_failed || any_failed(part.checks);
-        const double credit =
-            part.timing.status == timing_status::measured && !check_failed ? part.timing.credit : 0.0;
-        const part_points pts = score_part(part_max, lp.correctness_weight, correct, credit);
+        // What the failed checks of the lab (no_libraries) and of the part cost it: the
+        // rule is penalty_of() in core/scoring, the same on every backend.
+        part.penalty = check_penalty::none;
+        part.penalty_reason.clear();
+        for (const auto* checks : {&r.checks, &part.checks}) {
+            for (const auto& c : *checks) {
+                if (c.status != check_status::failed) continue;
+                const check_penalty p = penalty_of(c.name, perf_in_max);
+                if (p == part.penalty || worse(p, part.penalty) != p) continue;
+                part.penalty = p;
+                part.penalty_reason = "check " + c.name + " failed: " + c.detail;
+            }
+        }
+        const double credit = part.timing.status == timing_status::measured ? part.timing.credit : 0.0;
+        const part_points pts = score_part(part_max, lp.correctness_weight, correct, credit, part.penalty);
         part.correctness_max = part_max * lp.correctness_weight;
         part.performance_max = perf_in_max ? part_max * (1.0 - lp.correctness_weight) : 0.0;
         part.correctness_points = pts.correctness;
         part.performance_points = perf_in_max ? pts.performance : 0.0;
         r.score += part.score();
         r.max_score += part.max_points();
-        bool ok = correct && !check_failed;
+        bool ok = correct && part.penalty == check_penalty::none;
         if (gpu) {
             const auto& t = part.timing;
             ok = ok && t.status == timing_status::measured && t.verdict == perf_verdict::meets_target &&

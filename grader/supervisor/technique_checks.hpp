@@ -2,9 +2,11 @@
 // Checks that a lab used the technique it teaches, with the CUDA tools. A tool that is
 // missing makes its check "skipped" with the reason, never "passed".
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "core/policy.hpp"
 #include "core/result.hpp"
 
 namespace course {
@@ -12,13 +14,39 @@ namespace course {
 // Finds a program on PATH, then in /usr/local/cuda/bin. "" when absent.
 std::string find_tool(const std::string& name);
 
-// The student's file must not call CUB, Thrust, cuBLAS and the like: the #includes of the
-// source and, on the GPU build, the symbols of the compiled object.
-check_result check_no_libraries(const std::string& source, const std::string& object, bool gpu);
+// The student's file must not use the libraries of `rules` (the policy's
+// forbidden_libraries): its #includes and code, and the symbols of its compiled object
+// (`nm -C`, which reads the GPU and the emulator builds alike). A source that cannot be
+// read skips the check.
+check_result check_no_libraries(const std::string& source, const std::string& object,
+                                const std::vector<library_rule>& rules);
 
-// The kernel's SASS must contain SHFL (lab4): shuffles, not shared memory.
-check_result check_uses_shuffle(const std::string& object, const std::string& kernel,
-                                const std::vector<std::string>& other_kernels, bool gpu);
+// GPU: the SASS of the graded kernel (its mangled name starts with `prefix`, see
+// mangled_prefix) and of the functions it calls must contain SHFL; a shuffle in a kernel
+// the course never launches does not count.
+check_result check_uses_shuffle(const std::string& object, const std::string& prefix, const std::string& kernel);
+
+// CPU emulator: the graded kernel must have executed warp shuffles in its correctness
+// cases (the count the emulated worker reports with the part's verdict).
+check_result check_emulated_shuffles(const std::string& kernel, const correctness_result& correctness);
+
+// The races check: the correctness cases of several parts, in one run of compute-sanitizer
+// racecheck (hazard reports), each hazard pinned on the part whose kernel it names. A
+// part the run cannot settle (a hazard that names no kernel, or the print limit reached
+// before the part ran) is run again on its own. Returns one result per part id.
+struct race_target {
+    std::string part;
+    std::string kernel;            // as the reports name it: "lab3_student::reduce_warp_unrolled"
+    std::string kernel_for_people;  // "reduce_warp_unrolled"
+};
+struct race_options {
+    std::uint64_t seed = 0;
+    std::vector<std::size_t> sizes;
+    std::vector<std::string> inputs;
+    double timeout_seconds = 300;
+};
+std::map<std::string, check_result> check_races(const std::string& worker, const std::vector<race_target>& targets,
+                                                const race_options& options, bool gpu);
 
 // Runs the part's correctness cases under compute-sanitizer memcheck and racecheck
 // (--sanitize). Race "warnings" count as findings.

@@ -3,12 +3,16 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 
 namespace course {
 
@@ -19,8 +23,33 @@ void append_tail(std::string& tail, const char* data, std::size_t n, std::size_t
     if (tail.size() > 2 * limit) tail.erase(0, tail.size() - limit);
 }
 
+void append_head(std::string& head, const char* data, std::size_t n, std::size_t limit) {
+    if (head.size() < limit) head.append(data, std::min(n, limit - head.size()));
+}
+
+[[noreturn]] void child_fails(const std::string& msg) {
+    (void)!write(STDERR_FILENO, msg.data(), msg.size());
+    _exit(127);
+}
+
+// Sets soft and hard limit alike, except for CPU time: the soft limit sends SIGXCPU, which a
+// process may catch; the hard limit a second later kills it for good. A limit above the
+// one this process already has is lowered to it (only root may raise a hard limit).
+void set_limit(int resource, const std::optional<std::uint64_t>& value, const char* name) {
+    if (!value) return;
+    rlimit lim{};
+    lim.rlim_cur = static_cast<rlim_t>(*value);
+    lim.rlim_max = static_cast<rlim_t>(resource == RLIMIT_CPU ? *value + 1 : *value);
+    rlimit now{};
+    if (getrlimit(resource, &now) == 0 && now.rlim_max != RLIM_INFINITY) {
+        lim.rlim_max = std::min(lim.rlim_max, now.rlim_max);
+        lim.rlim_cur = std::min(lim.rlim_cur, lim.rlim_max);
+    }
+    if (setrlimit(resource, &lim) != 0) child_fails(std::string("cannot set ") + name + ": " + std::strerror(errno) + "\n");
+}
+
 [[noreturn]] void exec_child(const std::vector<std::string>& argv, int events_w, int output_w,
-                             const std::vector<std::string>& extra_env) {
+                             const std::vector<std::string>& extra_env, const worker_limits& limits) {
     setpgid(0, 0);
     dup2(output_w, STDOUT_FILENO);
     dup2(output_w, STDERR_FILENO);
@@ -32,13 +61,24 @@ void append_tail(std::string& tail, const char* data, std::size_t n, std::size_t
     int devnull = open("/dev/null", O_RDONLY);
     if (devnull >= 0) dup2(devnull, STDIN_FILENO);
     for (const auto& kv : extra_env) putenv(const_cast<char*>(kv.c_str()));
+    // A limit that cannot be set must not run the tool unbounded: the child stops here.
+    set_limit(RLIMIT_CPU, limits.cpu_seconds, "RLIMIT_CPU");
+    set_limit(RLIMIT_AS, limits.address_space_bytes, "RLIMIT_AS");
+    set_limit(RLIMIT_FSIZE, limits.file_size_bytes, "RLIMIT_FSIZE");
+    set_limit(RLIMIT_CORE, limits.core_file_bytes, "RLIMIT_CORE");
     std::vector<char*> args;
     for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
     execv(args[0], args.data());
-    const std::string msg = "cannot start " + argv[0] + ": " + std::strerror(errno) + "\n";
-    (void)!write(STDERR_FILENO, msg.data(), msg.size());
-    _exit(127);
+    child_fails("cannot start " + argv[0] + ": " + std::strerror(errno) + "\n");
+}
+
+// A fresh private folder (0700) for one run, the only one a sandboxed worker may write:
+// nothing a run leaves there reaches the next. Empty when none can be made.
+std::string make_scratch() {
+    const char* tmp = std::getenv("TMPDIR");
+    std::string path = std::string(tmp != nullptr && tmp[0] == '/' ? tmp : "/tmp") + "/course-worker-XXXXXX";
+    return mkdtemp(path.data()) != nullptr ? path : "";
 }
 
 }  // namespace
@@ -61,16 +101,21 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
         run.output_tail = std::string("pipe: ") + std::strerror(errno);
         return run;
     }
+    const std::string scratch = make_scratch();
+    std::vector<std::string> env = extra_env;
+    if (!scratch.empty()) env.push_back("COURSE_WORKER_SCRATCH=" + scratch);
     const auto start = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid < 0) {
         run.spawn_failed = true;
         run.output_tail = std::string("fork: ") + std::strerror(errno);
+        std::error_code ignored;
+        std::filesystem::remove_all(scratch, ignored);
         return run;
     }
     if (pid == 0) {
         // dup2 clears O_CLOEXEC on the new descriptors, so fd 3 and the output survive exec.
-        exec_child(argv, events_pipe[1], output_pipe[1], extra_env);
+        exec_child(argv, events_pipe[1], output_pipe[1], env, limits);
     }
     setpgid(pid, pid);
     close(events_pipe[1]);
@@ -108,7 +153,13 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
             if (n <= 0) {
                 output_open = false;
             } else {
-                append_tail(run.output_tail, buf, static_cast<std::size_t>(n), limits.keep_output);
+                const auto got = static_cast<std::size_t>(n);
+                run.output_bytes += got;
+                if (limits.keep_output_head) {
+                    append_head(run.output_tail, buf, got, limits.keep_output);
+                } else {
+                    append_tail(run.output_tail, buf, got, limits.keep_output);
+                }
                 if (limits.output_counts_as_activity) last_activity = now;
             }
         }
@@ -124,8 +175,11 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
     close(output_pipe[0]);
 
     int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    rusage usage{};
+    while (wait4(pid, &status, 0, &usage) < 0 && errno == EINTR) {
     }
+    run.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+                      static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
     if (!run.timed_out) {
         // The worker closed its pipes; make sure nothing it started lingers.
         kill(-pid, SIGKILL);
@@ -137,6 +191,8 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
         run.term_signal = WTERMSIG(status);
     }
     if (run.timed_out) run.term_signal = 0;
+    std::error_code ignored;
+    if (!scratch.empty()) std::filesystem::remove_all(scratch, ignored);
     if (run.output_tail.size() > limits.keep_output)
         run.output_tail.erase(0, run.output_tail.size() - limits.keep_output);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

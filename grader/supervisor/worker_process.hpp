@@ -1,5 +1,7 @@
 #pragma once
+#include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,8 +15,10 @@ struct worker_run {
     int term_signal = 0;   // the signal that ended it, if any
     bool timed_out = false;  // killed by the supervisor for going quiet too long
     bool spawn_failed = false;
-    std::string output_tail;  // the last bytes of its stdout and stderr
+    std::string output_tail;  // the last bytes of its stdout and stderr (the first, with keep_output_head)
+    std::size_t output_bytes = 0;  // every byte it wrote to stdout and stderr, kept or not
     double seconds = 0;
+    double cpu_seconds = 0;  // user + system time of the worker and of the children it waited for
 
     bool exited_normally() const { return exit_code >= 0 && term_signal == 0 && !timed_out && !spawn_failed; }
     std::string describe_end() const;  // "exit code 3", "killed by SIGSEGV", ...
@@ -23,13 +27,24 @@ struct worker_run {
 struct worker_limits {
     double quiet_seconds = 30;   // no event for this long: the worker is hung
     double total_seconds = 600;  // hard cap on the whole run
-    std::size_t keep_output = 16 * 1024;  // bytes of stdout and stderr kept (the last ones)
+    std::size_t keep_output = 16 * 1024;  // bytes of stdout and stderr kept (the last ones, unless keep_output_head)
     bool output_counts_as_activity = false;  // for tools that report on stdout, not fd 3
+    bool keep_output_head = false;  // keep the first keep_output bytes, not the last: a compiler's first errors matter
+
+    // Resource limits set in the child before exec, inherited by everything it starts
+    // (each process counts its own CPU time and address space). Unset: no limit. For tools
+    // fed untrusted input, such as a compiler on a student's file.
+    std::optional<std::uint64_t> cpu_seconds;          // RLIMIT_CPU: SIGXCPU, then SIGKILL a second later
+    std::optional<std::uint64_t> address_space_bytes;  // RLIMIT_AS: allocations fail past it
+    std::optional<std::uint64_t> file_size_bytes;      // RLIMIT_FSIZE: SIGXFSZ on a write past it
+    std::optional<std::uint64_t> core_file_bytes;      // RLIMIT_CORE: 0 writes no core dumps
 };
 
 // Runs a worker in its own process group with its events on fd 3 and its stdout and
 // stderr captured. A worker that goes quiet past the limit, or runs past the total, is
-// killed with its whole group: a hung kernel costs that run only.
+// killed with its whole group: a hung kernel costs that run only. Each run gets a fresh
+// private folder, named by COURSE_WORKER_SCRATCH and removed when the run ends: the one
+// folder a sandboxed worker may write.
 worker_run run_worker(const std::vector<std::string>& argv, const worker_limits& limits,
                       const std::function<void(const nlohmann::json&)>& on_event = {},
                       const std::vector<std::string>& extra_env = {});

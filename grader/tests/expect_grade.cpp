@@ -3,6 +3,7 @@
 //   expect_grade --grader G --worker-dir D --lab lab1 --backend gpu --expect pass --out DIR/name
 // Exit 0 when everything is as expected, 1 when not, 77 (ctest: skipped) when the GPU
 // backend was asked for and the machine has no GPU.
+#include <algorithm>
 #include <CLI/CLI.hpp>
 
 #include <fstream>
@@ -52,7 +53,9 @@ int main(int argc, char** argv) {
         // No GPU: skip at once rather than let the grader fall back to the emulator.
         const course::worker_run probe =
             course::run_worker({worker_dir + "/" + lab + "_worker_gpu", "--events-fd", "3", "describe"}, {60, 120});
-        if (probe.events.empty() || probe.events.front().value("event", "") != "hello") {
+        const bool hello = std::any_of(probe.events.begin(), probe.events.end(),
+                                       [](const nlohmann::json& ev) { return ev.value("event", "") == "hello"; });
+        if (!hello) {
             std::cout << "expect_grade: no usable GPU on this machine: skipped\n";
             return 77;
         }

@@ -75,3 +75,10 @@ TEST_CASE("ragged matrices") {
     bad.size = "31x33";
     CHECK(movement_hint({ok, bad}, 32).find("not a multiple of 32") != std::string::npos);
 }
+
+TEST_CASE("wrong only after a few input elements changed: state kept between calls") {
+    const auto h = reduction_hint({rec("random", 65536, true, 32768.5, 32768.5), rec("ones", 65536, true),
+                                   rec("random, changed", 65536, false, 32900.25, 32768.5)},
+                                  256);
+    CHECK(h.find("keeps something between calls") != std::string::npos);
+}

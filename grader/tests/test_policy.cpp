@@ -62,3 +62,37 @@ TEST_CASE("bad policies are rejected with a message naming the key") {
     std::remove(bad_value.c_str());
     std::remove(not_json.c_str());
 }
+
+TEST_CASE("technique checks: forbidden libraries and the race check, with their defaults") {
+    const policy p = load_policy("");
+    REQUIRE(p.forbidden_libraries.size() == 5);
+    CHECK(p.forbidden_libraries[0].name == "CUB");
+    CHECK(p.forbidden_libraries[3].name == "cooperative groups' reduce");
+    CHECK(p.forbidden_libraries[3].include == "(^|/)cooperative_groups/reduce\\.h");
+    CHECK(p.race_check_sizes == std::vector<std::size_t>{33, 4097});
+    CHECK(p.race_check_inputs == std::vector<std::string>{"random"});
+    CHECK(p.race_check_timeout_seconds == 300.0);
+    CHECK(p.lab("lab3").race_check_parts == std::vector<std::string>{"B", "C"});
+    CHECK(p.lab("lab4").race_check_parts == std::vector<std::string>{"A", "B"});
+    CHECK(p.lab("lab1").race_check_parts.empty());
+
+    const std::string mine = write_temp(R"({"forbidden_libraries": [{"name": "mylib", "code": "\\bmylib::"}],
+                                            "labs": {"lab2": {"race_check_parts": ["B"]}}})");
+    const policy q = load_policy(mine);
+    REQUIRE(q.forbidden_libraries.size() == 1);
+    CHECK(q.forbidden_libraries[0].include == "");
+    CHECK(q.forbidden_libraries[0].code == "\\bmylib::");
+    CHECK(q.lab("lab2").race_check_parts == std::vector<std::string>{"B"});
+    std::remove(mine.c_str());
+}
+
+TEST_CASE("bad technique-check settings are rejected with the key") {
+    const std::string bad_regex = write_temp(R"({"forbidden_libraries": [{"name": "x", "code": "(unclosed"}]})");
+    CHECK_THROWS_WITH_AS(load_policy(bad_regex), doctest::Contains("forbidden_libraries[0].code is not a regular expression"),
+                         policy_error);
+    const std::string empty_rule = write_temp(R"({"forbidden_libraries": [{"name": "x"}]})");
+    CHECK_THROWS_WITH_AS(load_policy(empty_rule), doctest::Contains("must name at least one of"), policy_error);
+    const std::string bad_input = write_temp(R"({"race_check": {"inputs": ["noise"]}})");
+    CHECK_THROWS_WITH_AS(load_policy(bad_input), doctest::Contains("race_check.inputs"), policy_error);
+    for (const auto& f : {bad_regex, empty_rule, bad_input}) std::remove(f.c_str());
+}

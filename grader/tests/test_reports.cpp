@@ -117,3 +117,57 @@ TEST_CASE("reports are written whole, and unwritable paths are caught early") {
     CHECK(output_path_problem("/tmp/ok.json") == "");
     CHECK_THROWS(write_file_atomic("/nonexistent-folder/x.json", "x"));
 }
+
+TEST_CASE("a failed check and what it cost show, with its message, in every report") {
+    lab_result r = sample_result();
+    r.backend = "emulated";
+    r.parts.pop_back();
+    auto& a = r.parts[0];
+    a.performance_max = a.performance_points = 0;
+    const std::string why = "the lab must be written by hand, without library reductions: CUB: line 3: "
+                            "#include <cub/cub.cuh>; every part loses its points";
+    r.checks.push_back({"no_libraries", check_status::failed, why});
+    a.penalty = check_penalty::everything;
+    a.penalty_reason = "check no_libraries failed: " + why;
+    a.correctness_points = 0;
+    r.score = 0;
+    r.max_score = 30;
+    CHECK(summary_line(r) == "lab3: 0/30 (failed check: no_libraries; correctness only: timing needs a GPU)");
+
+    const std::string text = render_text(r, false);
+    CHECK(text.find("   no_libraries     FAILED  " + why) != std::string::npos);
+    CHECK(text.find("       no points: check no_libraries failed: the lab must be written by hand") != std::string::npos);
+
+    const nlohmann::json g = to_gradescope(r);
+    CHECK(g["tests"][0]["name"] == "Check no_libraries");
+    CHECK(g["tests"][0]["status"] == "failed");
+    CHECK(g["tests"][0]["output"] == why);
+    CHECK(g["tests"][1]["name"] == "Part A correctness (reduce_first_add)");
+    CHECK(g["tests"][1]["status"] == "failed");
+    CHECK(g["tests"][1]["score"] == 0.0);
+    CHECK(g["tests"][1]["output"].get<std::string>().rfind("no points: check no_libraries failed: ", 0) == 0);
+
+    const std::string xml = to_junit_xml(r);
+    CHECK(xml.find("<testcase classname=\"lab3\" name=\"Check no_libraries\"><failure message=\"the lab must be written "
+                   "by hand") != std::string::npos);
+    CHECK(xml.find("<failure message=\"no points: check no_libraries failed: ") != std::string::npos);
+
+    const nlohmann::json j = r;
+    CHECK(j["checks"][0]["status"] == "failed");
+    CHECK(j["checks"][0]["detail"] == why);
+    CHECK(j["parts"][0]["penalty"] == "everything");
+    CHECK(j["parts"][0]["penalty_reason"] == "check no_libraries failed: " + why);
+}
+
+TEST_CASE("a part's failed check is named in the summary line") {
+    lab_result r = sample_result();
+    r.parts.pop_back();
+    r.parts[0].checks.push_back({"uses_shuffle", check_status::failed, "no SHFL instruction"});
+    r.parts[0].penalty = check_penalty::performance;
+    r.parts[0].penalty_reason = "check uses_shuffle failed: no SHFL instruction";
+    CHECK(summary_line(r) == "lab3: 87/100 (failed check: A uses_shuffle; 4.10x vs naive, target 4.00x)");
+    CHECK(render_text(r, false).find("       no performance points: check uses_shuffle failed: no SHFL instruction") !=
+          std::string::npos);
+    CHECK(to_gradescope(r)["tests"][1]["output"].get<std::string>().find(
+              "no performance points: check uses_shuffle failed") != std::string::npos);
+}

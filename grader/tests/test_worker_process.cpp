@@ -38,3 +38,33 @@ TEST_CASE("exit codes and programs that do not exist") {
     CHECK(missing.spawn_failed);
     CHECK(missing.output_tail.find("cannot start /nonexistent/worker") != std::string::npos);
 }
+
+TEST_CASE("resource limits are set in the child before exec") {
+    worker_limits limits{5, 10};
+    limits.cpu_seconds = 7;
+    limits.address_space_bytes = 512ull << 20;
+    limits.file_size_bytes = 1ull << 20;
+    limits.core_file_bytes = 0;
+    // ulimit reports seconds, KiB of address space, 512-byte blocks of file size, core blocks.
+    const worker_run run = run_worker({"/bin/sh", "-c", "echo $(ulimit -t) $(ulimit -v) $(ulimit -f) $(ulimit -c)"}, limits);
+    CHECK(run.exit_code == 0);
+    CHECK(run.output_tail == "7 524288 2048 0\n");
+}
+
+TEST_CASE("a CPU limit stops a busy loop") {
+    worker_limits limits{30, 30};
+    limits.cpu_seconds = 1;
+    const worker_run run = run_worker({"/bin/sh", "-c", "while :; do :; done"}, limits);
+    CHECK(run.term_signal == SIGXCPU);
+    CHECK(run.seconds < 10);
+    CHECK(run.cpu_seconds >= 0.9);
+}
+
+TEST_CASE("output can be kept from its start, and every byte is counted") {
+    worker_limits limits{5, 10};
+    limits.keep_output = 4;
+    limits.keep_output_head = true;
+    const worker_run run = run_worker({"/bin/sh", "-c", "printf 0123456789"}, limits);
+    CHECK(run.output_tail == "0123");
+    CHECK(run.output_bytes == 10);
+}

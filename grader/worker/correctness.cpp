@@ -6,9 +6,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <functional>
+#include <optional>
 #include <sstream>
 
+#include "core/perturbation.hpp"
 #include "course/cuda_check.hpp"
 #include "worker/events.hpp"
 #include "worker/reduction_case.hpp"
@@ -52,6 +55,8 @@ void run_case(const std::string& input, const std::string& size, const std::func
         rec.timed_out = true;
         rec.detail = e.what();
 #endif
+    } catch (const contract_error& e) {
+        rec.detail = e.what();
     } catch (const std::exception& e) {
         rec.fault = true;
         rec.detail = e.what();
@@ -84,6 +89,55 @@ struct quiet_reporter : doctest::IReporter {
     void test_case_skipped(const doctest::TestCaseData&) override {}
 };
 
+// Sizes that also get a "random, changed" case: the largest, where a kernel that
+// remembers per-block results saves the most; only a few, as the emulator is slow.
+constexpr std::size_t changed_case_sizes = 3;
+
+bool among_largest(const std::vector<std::size_t>& sizes, std::size_t n) {
+    std::vector<std::size_t> sorted = sizes;
+    std::sort(sorted.begin(), sorted.end(), std::greater<>());
+    sorted.resize(std::min(sorted.size(), changed_case_sizes));
+    return std::find(sorted.begin(), sorted.end(), n) != sorted.end();
+}
+
+// The random case of size n, then the same buffers again after a few input elements
+// were rewritten (and the outputs poisoned): a kernel that remembers its result for an
+// input it has seen, keyed on a few of its elements, returns a stale sum there.
+void random_and_changed_cases(const part& p, std::size_t n, const std::string& size) {
+    std::optional<reduction_fixture> fixture;
+    bool first_ok = false;
+    const std::string random = to_string(input_kind::random);
+    run_case(random, size, [&] {
+        fixture.emplace(n, p.shape.scratch_elems(n), p.record_len);
+        fixture->draw(input_kind::random, case_seed(g_job->seed, input_kind::random, n));
+        const case_record rec = fixture->check(p, g_job->tolerance_c);
+        first_ok = rec.ok;
+        return rec;
+    });
+    if (!fixture) return;
+    run_case(random + ", changed", size, [&] {
+        fixture->perturb(run_seed(case_seed(g_job->seed, input_kind::random, n), 0), g_job->tolerance_c);
+        case_record rec = fixture->check(p, g_job->tolerance_c);
+        if (!rec.ok && first_ok) rec.detail += changed_case_advice();
+        return rec;
+    });
+}
+
+void reduction_cases(const std::vector<std::size_t>& sizes) {
+    for (const auto kind : g_job->inputs) {
+        for (const std::size_t n : sizes) {
+            const std::string size = "n=" + std::to_string(n);
+            if (kind == input_kind::random && among_largest(sizes, n)) {
+                random_and_changed_cases(*g_job->target, n, size);
+                continue;
+            }
+            run_case(to_string(kind), size, [&] {
+                return run_reduction_case(*g_job->target, kind, n, g_job->seed, g_job->tolerance_c);
+            });
+        }
+    }
+}
+
 }  // namespace
 
 correctness_summary run_correctness(const correctness_job& job) {
@@ -106,25 +160,9 @@ DOCTEST_REGISTER_REPORTER("course_quiet", 0, course::quiet_reporter);
 
 using course::g_job;
 
-TEST_CASE("reduction") {
-    for (const auto kind : g_job->inputs) {
-        for (const std::size_t n : g_job->sizes) {
-            course::run_case(course::to_string(kind), "n=" + std::to_string(n), [&] {
-                return course::run_reduction_case(*g_job->target, kind, n, g_job->seed, g_job->tolerance_c);
-            });
-        }
-    }
-}
+TEST_CASE("reduction") { course::reduction_cases(g_job->sizes); }
 
-TEST_CASE("record_sums") {
-    for (const auto kind : g_job->inputs) {
-        for (const std::size_t n : g_job->record_sizes) {
-            course::run_case(course::to_string(kind), "n=" + std::to_string(n), [&] {
-                return course::run_reduction_case(*g_job->target, kind, n, g_job->seed, g_job->tolerance_c);
-            });
-        }
-    }
-}
+TEST_CASE("record_sums") { course::reduction_cases(g_job->record_sizes); }
 
 TEST_CASE("transpose") {
     // Random values, and each element's own index: with the index, a wrong element says

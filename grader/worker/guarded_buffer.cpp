@@ -1,6 +1,7 @@
 #include "worker/guarded_buffer.hpp"
 
 #include <cstring>
+#include <stdexcept>
 #include <vector>
 
 namespace course {
@@ -20,10 +21,22 @@ void guarded_buffer::poison() {
     CUDA_CHECK(cudaMemcpy(buf_.data() + count_, guards.data(), guard_words * sizeof(float), cudaMemcpyHostToDevice));
 }
 
+void guarded_buffer::poison_async() { CUDA_CHECK(cudaMemsetAsync(buf_.data(), 0xFF, count_ * sizeof(float))); }
+
 void guarded_buffer::upload(const float* host, std::size_t count) {
     CUDA_CHECK(cudaMemcpy(buf_.data(), host, count * sizeof(float), cudaMemcpyHostToDevice));
     const auto guards = guard_pattern();
     CUDA_CHECK(cudaMemcpy(buf_.data() + count_, guards.data(), guard_words * sizeof(float), cudaMemcpyHostToDevice));
+}
+
+void guarded_buffer::set(std::size_t index, float value) {
+    if (index >= count_) throw std::out_of_range("guarded_buffer::set past the payload");
+    CUDA_CHECK(cudaMemcpy(buf_.data() + index, &value, sizeof(float), cudaMemcpyHostToDevice));
+}
+
+void guarded_buffer::read(std::size_t offset, float* host, std::size_t count) const {
+    if (offset > count_ || count > count_ - offset) throw std::out_of_range("guarded_buffer::read past the payload");
+    CUDA_CHECK(cudaMemcpy(host, buf_.data() + offset, count * sizeof(float), cudaMemcpyDeviceToHost));
 }
 
 bool guarded_buffer::guards_intact() const {

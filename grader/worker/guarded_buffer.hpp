@@ -27,8 +27,15 @@ public:
 
     // Fills the payload with poison_bits and the guards with guard_bits.
     void poison();
+    // Fills only the payload, queued on the default stream: between timed runs, where a
+    // synchronous copy of the guards would cost more than the poisoning itself.
+    void poison_async();
     // Payload from host, guards re-armed.
     void upload(const float* host, std::size_t count);
+    // One payload element from the host: a changed input element between runs.
+    void set(std::size_t index, float value);
+    // `count` payload elements from `offset` to the host: a spot check of an output.
+    void read(std::size_t offset, float* host, std::size_t count) const;
     bool guards_intact() const;
 
 private:

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,14 @@ struct part {
 };
 
 using lab_parts = std::vector<part>;
+
+// Thrown by a part whose lab file breaks the contract in a way only a run can see (lab 4's
+// launch constants out of range): the case fails with the message, as a wrong result
+// would; it is not a crash.
+class contract_error : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
 using parts_factory = lab_parts (*)();
 
 }  // namespace course

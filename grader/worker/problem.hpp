@@ -10,14 +10,22 @@ namespace course {
 
 // One timed problem instance: inputs on the device, and the outputs every version of
 // the part writes to. The timing loop runs the naive, reference and student versions
-// on the same instance.
+// on the same instance, calling prepare_run() before each run.
 class problem {
 public:
     virtual ~problem() = default;
     virtual std::string label() const = 0;  // "n=33554432"
     virtual double bytes() const = 0;       // the fewest bytes the kernel must move
-    virtual void run(const part& p) = 0;    // launches, does not synchronise
-    // Checks what the last run left in the outputs against the current input.
+    // Before every run, outside the timed region: rewrites a few input elements (the
+    // expected result follows) and poisons the outputs, so that no run sees the input of
+    // an earlier one or finds an earlier run's result in the buffers.
+    virtual void prepare_run() = 0;
+    virtual void run(const part& p) = 0;  // launches, does not synchronise
+    // After a run, cheaply: reads back a little of the outputs and judges it against the
+    // current input (reductions: the result; transposes: the changed elements and a few
+    // whole output rows, chosen now).
+    virtual case_record check_run(const part& p) = 0;
+    // Checks all that the last run left in the outputs against the current input.
     virtual case_record check_last(const part& p) = 0;
     // Draws a new input from `seed`, runs once and checks: a kernel that caches results
     // across calls, or only works the first time, fails here.

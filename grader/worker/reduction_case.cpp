@@ -30,43 +30,52 @@ double judge_component(case_record& rec, float got, double expected, double tole
 
 }  // namespace
 
-case_record judge_reduction(const std::string& part_id, reduction_buffers& bufs, const float* host_input,
-                            std::size_t n, input_kind kind, double tolerance_c) {
-    CUDA_CHECK(cudaDeviceSynchronize());
-    const unsigned w = bufs.width;
-    std::vector<float> got(w);
-    CUDA_CHECK(cudaMemcpy(got.data(), bufs.out.data(), w * sizeof(float), cudaMemcpyDeviceToHost));
+reduction_fixture::reduction_fixture(std::size_t n, std::size_t scratch_elems, unsigned width)
+    : n_(n), bufs_(n, scratch_elems, width) {}
 
-    // Per component: the double-precision sum, and the tolerance from its own sum|x|.
-    std::vector<double> sum(w, 0.0), sum_abs(w, 0.0);
-    if (w == 1) {
-        const exact_sum ref = reference_sum(host_input, n);
-        sum[0] = ref.sum;
-        sum_abs[0] = ref.sum_abs;
-    } else {
-        for (std::size_t i = 0; i < n; ++i) {
-            for (unsigned c = 0; c < w; ++c) {
-                const double x = host_input[i * w + c];
-                sum[c] += x;
-                sum_abs[c] += std::fabs(x);
-            }
-        }
-    }
+void reduction_fixture::draw(input_kind kind, std::uint64_t seed) {
+    kind_ = kind;
+    changed_ = false;
+    host_ = make_input(kind, seed, n_ * bufs_.width);
+    bufs_.in.upload(host_.data(), host_.size());
+    sums_ = sum_components(host_.data(), n_, bufs_.width);
+}
+
+void reduction_fixture::perturb(std::uint64_t seed, double tolerance_c) {
+    for (const auto& c : perturb_sums(host_, n_, bufs_.width, sums_, tolerance_c, seed)) bufs_.in.set(c.index, c.value);
+    changed_ = true;
+}
+
+void reduction_fixture::poison_async() {
+    bufs_.out.poison_async();
+    bufs_.scratch.poison_async();
+}
+
+void reduction_fixture::run(const part& p) {
+    p.reduce(bufs_.in.data(), bufs_.out.data(), n_, bufs_.scratch.data());
+}
+
+case_record reduction_fixture::judge(const std::string& part_id, double tolerance_c) {
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const unsigned w = bufs_.width;
+    std::vector<float> got(w);
+    bufs_.out.read(0, got.data(), w);
 
     case_record rec;
     rec.part = part_id;
-    rec.input = to_string(kind);
-    rec.size = "n=" + std::to_string(n);
-    rec.n = n;
+    rec.input = to_string(kind_);
+    rec.size = "n=" + std::to_string(n_);
+    rec.n = n_;
+    const bool integer_valued = is_integer_valued(kind_) && !changed_;
     // Report the worst component: the first wrong one, else the one closest to its limit.
     double worst = -1;
     unsigned worst_c = 0;
     for (unsigned c = 0; c < w; ++c) {
         case_record trial;
-        const double tol = sum_is_exact_in_float(is_integer_valued(kind), sum_abs[c])
+        const double tol = sum_is_exact_in_float(integer_valued, sums_.sum_abs[c])
                                ? 0.0
-                               : tree_sum_tolerance(n, sum_abs[c], tolerance_c);
-        const double badness = judge_component(trial, got[c], sum[c], tol);
+                               : tree_sum_tolerance(n_, sums_.sum_abs[c], tolerance_c);
+        const double badness = judge_component(trial, got[c], sums_.sum[c], tol);
         if (badness > worst) {
             worst = badness;
             worst_c = c;
@@ -77,7 +86,7 @@ case_record judge_reduction(const std::string& part_id, reduction_buffers& bufs,
             rec.ok = trial.ok;
         }
     }
-    rec.guard_hit = !bufs.out.guards_intact() || !bufs.scratch.guards_intact();
+    rec.guard_hit = !bufs_.out.guards_intact() || !bufs_.scratch.guards_intact();
     rec.ok = rec.ok && !rec.guard_hit;
     const std::string which = w > 1 ? "component " + std::to_string(worst_c) + ": " : "";
     if (rec.guard_hit) {
@@ -93,21 +102,18 @@ case_record judge_reduction(const std::string& part_id, reduction_buffers& bufs,
     return rec;
 }
 
-case_record check_reduction(const part& p, reduction_buffers& bufs, const float* host_input, std::size_t n,
-                            input_kind kind, double tolerance_c) {
-    bufs.out.poison();
-    bufs.scratch.poison();
-    p.reduce(bufs.in.data(), bufs.out.data(), n, bufs.scratch.data());
-    return judge_reduction(p.id, bufs, host_input, n, kind, tolerance_c);
+case_record reduction_fixture::check(const part& p, double tolerance_c) {
+    bufs_.out.poison();
+    bufs_.scratch.poison();
+    run(p);
+    return judge(p.id, tolerance_c);
 }
 
 case_record run_reduction_case(const part& p, input_kind kind, std::size_t n, std::uint64_t run_seed,
                                double tolerance_c) {
-    const std::size_t floats = n * p.record_len;
-    const std::vector<float> host = make_input(kind, case_seed(run_seed, kind, n), floats);
-    reduction_buffers bufs(n, p.shape.scratch_elems(n), p.record_len);
-    bufs.in.upload(host.data(), floats);
-    return check_reduction(p, bufs, host.data(), n, kind, tolerance_c);
+    reduction_fixture fixture(n, p.shape.scratch_elems(n), p.record_len);
+    fixture.draw(kind, case_seed(run_seed, kind, n));
+    return fixture.check(p, tolerance_c);
 }
 
 }  // namespace course

@@ -2,8 +2,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/inputs.hpp"
+#include "core/perturbation.hpp"
 #include "core/result.hpp"
 #include "worker/guarded_buffer.hpp"
 #include "worker/part.hpp"
@@ -22,14 +24,38 @@ struct reduction_buffers {
     guarded_buffer scratch;
 };
 
-// Reads the result the last run left in `bufs` and judges every component against the
-// double-precision sums of `host_input` (n elements of bufs.width floats).
-case_record judge_reduction(const std::string& part_id, reduction_buffers& bufs, const float* host_input,
-                            std::size_t n, input_kind kind, double tolerance_c);
+// One reduction input on the host and the device with its exact sums. It serves several
+// runs: the timing loop changes a few elements before every run, and the correctness
+// suites once after the normal case, so that a kernel that remembers results fails.
+class reduction_fixture {
+public:
+    // Buffers for n elements of `width` floats and `scratch_elems` partial sums of them.
+    reduction_fixture(std::size_t n, std::size_t scratch_elems, unsigned width);
 
-// Poisons the outputs, runs the part once on the uploaded input and judges the result.
-case_record check_reduction(const part& p, reduction_buffers& bufs, const float* host_input, std::size_t n,
-                            input_kind kind, double tolerance_c);
+    // A new input of `kind` from `seed`, uploaded; its sums computed from scratch.
+    void draw(input_kind kind, std::uint64_t seed);
+    // Rewrites a few elements on the host and the device (perturb_sums); the sums follow.
+    void perturb(std::uint64_t seed, double tolerance_c);
+    // Poisons out and scratch, payloads only, queued: before every timed run.
+    void poison_async();
+    void run(const part& p);  // launches, does not synchronise
+    // Reads what the last run left in out and judges every component against the
+    // current sums; also checks the guards of out and scratch.
+    case_record judge(const std::string& part_id, double tolerance_c);
+    // Poisons out and scratch (guards re-armed), runs once and judges.
+    case_record check(const part& p, double tolerance_c);
+
+    std::size_t n() const { return n_; }
+    unsigned width() const { return bufs_.width; }
+
+private:
+    std::size_t n_;
+    input_kind kind_ = input_kind::random;
+    bool changed_ = false;  // changed elements are not integers: no exact judging then
+    reduction_buffers bufs_;
+    std::vector<float> host_;
+    component_sums sums_;
+};
 
 // Uploads a fresh input of `kind` for (seed, n) and checks one run.
 case_record run_reduction_case(const part& p, input_kind kind, std::size_t n, std::uint64_t run_seed,

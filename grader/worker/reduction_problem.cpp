@@ -19,32 +19,30 @@ class reduction_problem final : public problem {
 public:
     reduction_problem(std::size_t n, unsigned width, const part* const versions[3], std::uint64_t seed,
                       double tolerance_c)
-        : n_(n), tolerance_c_(tolerance_c), bufs_(n, largest_scratch(versions, n), width) {
-        draw(seed);
+        : seed_(seed), tolerance_c_(tolerance_c), fixture_(n, largest_scratch(versions, n), width) {
+        fixture_.draw(input_kind::random, seed);
     }
     std::string label() const override {
-        return (bufs_.width > 1 ? "records=" : "n=") + std::to_string(n_);
+        return (fixture_.width() > 1 ? "records=" : "n=") + std::to_string(fixture_.n());
     }
-    double bytes() const override { return static_cast<double>(n_) * bufs_.width * sizeof(float); }
-    void run(const part& p) override { p.reduce(bufs_.in.data(), bufs_.out.data(), n_, bufs_.scratch.data()); }
-    case_record check_last(const part& p) override {
-        return judge_reduction(p.id, bufs_, host_.data(), n_, input_kind::random, tolerance_c_);
+    double bytes() const override { return static_cast<double>(fixture_.n()) * fixture_.width() * sizeof(float); }
+    void prepare_run() override {
+        fixture_.perturb(run_seed(seed_, runs_++), tolerance_c_);
+        fixture_.poison_async();
     }
+    void run(const part& p) override { fixture_.run(p); }
+    case_record check_run(const part& p) override { return fixture_.judge(p.id, tolerance_c_); }
+    case_record check_last(const part& p) override { return fixture_.judge(p.id, tolerance_c_); }
     case_record rerun_fresh(const part& p, std::uint64_t seed) override {
-        draw(seed);
-        return check_reduction(p, bufs_, host_.data(), n_, input_kind::random, tolerance_c_);
+        fixture_.draw(input_kind::random, seed);
+        return fixture_.check(p, tolerance_c_);
     }
 
 private:
-    void draw(std::uint64_t seed) {
-        host_ = make_input(input_kind::random, seed, n_ * bufs_.width);
-        bufs_.in.upload(host_.data(), host_.size());
-    }
-
-    std::size_t n_;
+    std::uint64_t seed_;
+    std::uint64_t runs_ = 0;
     double tolerance_c_;
-    reduction_buffers bufs_;
-    std::vector<float> host_;
+    reduction_fixture fixture_;
 };
 
 }  // namespace

@@ -6,6 +6,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <fmt/format.h>
+
+#include "core/perturbation.hpp"
 #include "core/stats.hpp"
 #include "course/device_buffer.hpp"
 #include "course/event_timer.hpp"
@@ -72,39 +75,57 @@ private:
     nlohmann::json merged_;
 };
 
-void time_part(const timing_job& job, const timed_part& tp, l2_flusher& flusher, double copy_gbps,
-               const device_info& device, benchmark_json& bench_json) {
-    const part& student = *tp.versions[2];
-    const auto prob = make_problem(student.kind, job.size, tp.versions, job.seed, job.tolerance_c);
-    for (int w = 0; w < job.warmup; ++w) {
-        for (const part* v : tp.versions) prob->run(*v);
-    }
-    CUDA_CHECK(cudaDeviceSynchronize());
+// "expected 16777216.5, got 16773616.25; off by 3600.25": what a wrong run gave.
+std::string what_went_wrong(const case_record& rec) {
+    if (rec.fault) return rec.detail;
+    const std::string numbers = fmt::format("expected {:.9g}, got {:.9g}", rec.expected, rec.got);
+    return rec.detail.empty() ? numbers : numbers + "; " + rec.detail;
+}
 
-    std::vector<double> samples[3];
-    event_timer timer;
+// Checks each run of the student's version as it happens; remembers the first wrong one.
+class run_checker {
+public:
+    run_checker(problem& prob, const part& student) : prob_(prob), student_(student) {}
+    void check(const std::string& which) {
+        if (!failure_.empty()) return;
+        const case_record rec = prob_.check_run(student_);
+        if (!rec.ok) failure_ = wrong_run_message(which, what_went_wrong(rec));
+    }
+    bool failed() const { return !failure_.empty(); }
+    const std::string& failure() const { return failure_; }
+
+private:
+    problem& prob_;
+    const part& student_;
+    std::string failure_;
+};
+
+// One round: the three versions in order, each on a changed input with poisoned outputs
+// (prepared outside the events and before the flush, so neither is timed or left in the
+// L2), registered and run as Google Benchmark benchmarks.
+void time_round(const timing_job& job, const timed_part& tp, problem& prob, l2_flusher& flusher, event_timer& timer,
+                int r, std::vector<double> (&samples)[3], benchmark_json& bench_json) {
+    const part& student = *tp.versions[2];
     benchmark::ClearRegisteredBenchmarks();
-    for (int r = 0; r < job.rounds; ++r) {
-        for (int k = 0; k < 3; ++k) {
-            const std::string name =
-                job.lab + "/" + student.id + "/" + role_names[k] + ":" + tp.versions[k]->kernel + "/round:" +
-                std::to_string(r);
-            benchmark::RegisterBenchmark(name.c_str(), [&, r, k](benchmark::State& state) {
-                for (auto _ : state) {
-                    flusher.flush(r);
-                    timer.start();
-                    prob->run(*tp.versions[k]);
-                    timer.stop();
-                    const double ms = timer.elapsed_ms();
-                    state.SetIterationTime(ms * 1e-3);
-                    samples[k].push_back(ms);
-                }
-                state.SetBytesProcessed(static_cast<std::int64_t>(prob->bytes()) * state.iterations());
-            })
-                ->UseManualTime()
-                ->Iterations(1)
-                ->Unit(benchmark::kMillisecond);
-        }
+    for (int k = 0; k < 3; ++k) {
+        const std::string name = job.lab + "/" + student.id + "/" + role_names[k] + ":" + tp.versions[k]->kernel +
+                                 "/round:" + std::to_string(r);
+        benchmark::RegisterBenchmark(name.c_str(), [&, r, k](benchmark::State& state) {
+            for (auto _ : state) {
+                prob.prepare_run();
+                flusher.flush(r);
+                timer.start();
+                prob.run(*tp.versions[k]);
+                timer.stop();
+                const double ms = timer.elapsed_ms();
+                state.SetIterationTime(ms * 1e-3);
+                samples[k].push_back(ms);
+            }
+            state.SetBytesProcessed(static_cast<std::int64_t>(prob.bytes()) * state.iterations());
+        })
+            ->UseManualTime()
+            ->Iterations(1)
+            ->Unit(benchmark::kMillisecond);
     }
     std::ostringstream json_text, json_errors;
     benchmark::JSONReporter reporter;
@@ -113,15 +134,45 @@ void time_part(const timing_job& job, const timed_part& tp, l2_flusher& flusher,
     benchmark::RunSpecifiedBenchmarks(&reporter);
     benchmark::ClearRegisteredBenchmarks();
     bench_json.add(json_text.str());
+}
 
-    // The order of the rounds ends with the student's version: check what it left.
-    const case_record last = prob->check_last(student);
-    const case_record fresh = prob->rerun_fresh(student, job.seed ^ 0x5eed5eed5eedull);
-    std::string recheck;
-    if (!last.ok) recheck = "the last timed run gave a wrong result (" + last.detail + ")";
-    if (recheck.empty() && !fresh.ok)
-        recheck = "a run on fresh inputs after timing gave a wrong result (" + fresh.detail +
-                  "): does the kernel keep state between calls?";
+void time_part(const timing_job& job, const timed_part& tp, l2_flusher& flusher, double copy_gbps,
+               const device_info& device, benchmark_json& bench_json) {
+    const part& student = *tp.versions[2];
+    const auto prob = make_problem(student.kind, job.size, tp.versions, job.seed, job.tolerance_c);
+    run_checker checker(*prob, student);
+    for (int w = 0; w < job.warmup; ++w) {
+        for (const part* v : tp.versions) {
+            prob->prepare_run();
+            prob->run(*v);
+        }
+        checker.check("warm-up run " + std::to_string(w + 1) + " of " + std::to_string(job.warmup));
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+
+    // Rounds run one at a time, so that the student's run, the last of each round, is
+    // checked before the next round changes the input again. Timing stops at the first
+    // wrong result, after at least one round: the supervisor needs samples to report.
+    std::vector<double> samples[3];
+    event_timer timer;
+    for (int r = 0; r < job.rounds && !(checker.failed() && r > 0); ++r) {
+        time_round(job, tp, *prob, flusher, timer, r, samples, bench_json);
+        checker.check("timed run " + std::to_string(r + 1) + " of " + std::to_string(job.rounds));
+    }
+
+    // The order of the rounds ends with the student's version: check all it left, then
+    // draw a fresh input and run once more.
+    std::string recheck = checker.failure();
+    if (recheck.empty()) {
+        const case_record last = prob->check_last(student);
+        if (!last.ok) recheck = "the last timed run gave a wrong result (" + last.detail + ")";
+    }
+    if (recheck.empty()) {
+        const case_record fresh = prob->rerun_fresh(student, job.seed ^ 0x5eed5eed5eedull);
+        if (!fresh.ok)
+            recheck = "a run on fresh inputs after timing gave a wrong result (" + fresh.detail +
+                      "): does the kernel keep state between calls?";
+    }
 
     nlohmann::json kernels = nlohmann::json::array();
     for (int k = 0; k < 3; ++k)

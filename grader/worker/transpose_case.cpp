@@ -12,48 +12,93 @@ bool parse_shape(const std::string& text, unsigned& rows, unsigned& cols) {
     return std::sscanf(text.c_str(), "%ux%u", &rows, &cols) == 2 && rows > 0 && cols > 0;
 }
 
+namespace {
+
+// Records the first wrong element, out[c][r], which should hold in[r][c] == want.
+void note_wrong_element(case_record& rec, unsigned c, unsigned r, float got, float want, input_kind kind,
+                        std::size_t count, unsigned cols) {
+    std::uint32_t bits = 0;
+    std::memcpy(&bits, &got, sizeof bits);
+    rec.ok = false;
+    rec.expected = want;
+    rec.got = got;
+    rec.untouched = bits == poison_bits;
+    char where[96];
+    std::snprintf(where, sizeof where, "out[%u][%u] (should be in[%u][%u])", c, r, r, c);
+    if (rec.untouched) {
+        rec.detail = std::string(where) + " was never written";
+    } else if (kind == input_kind::index && got >= 0 && got < static_cast<float>(count) &&
+               got == static_cast<float>(static_cast<std::size_t>(got))) {
+        const auto src = static_cast<std::size_t>(got);
+        std::snprintf(where, sizeof where, "out[%u][%u] holds in[%zu][%zu], not in[%u][%u]", c, r, src / cols,
+                      src % cols, r, c);
+        rec.detail = where;
+    } else {
+        rec.detail = std::string(where) + " is wrong";
+    }
+}
+
+case_record transpose_record(const std::string& part_id, transpose_buffers& bufs, input_kind kind) {
+    case_record rec;
+    rec.part = part_id;
+    rec.input = to_string(kind);
+    rec.size = std::to_string(bufs.rows) + "x" + std::to_string(bufs.cols);
+    rec.n = std::size_t{bufs.rows} * bufs.cols;
+    rec.guard_hit = !bufs.out.guards_intact();
+    rec.ok = !rec.guard_hit;
+    return rec;
+}
+
+}  // namespace
+
 case_record judge_transpose(const std::string& part_id, transpose_buffers& bufs, const std::vector<float>& host_in,
                             input_kind kind) {
     CUDA_CHECK(cudaDeviceSynchronize());
     const unsigned rows = bufs.rows, cols = bufs.cols;
     const std::size_t count = std::size_t{rows} * cols;
     std::vector<float> got(count);
-    CUDA_CHECK(cudaMemcpy(got.data(), bufs.out.data(), count * sizeof(float), cudaMemcpyDeviceToHost));
+    bufs.out.read(0, got.data(), count);
 
-    case_record rec;
-    rec.part = part_id;
-    rec.input = to_string(kind);
-    rec.size = std::to_string(rows) + "x" + std::to_string(cols);
-    rec.n = count;
-    rec.guard_hit = !bufs.out.guards_intact();
-    rec.ok = !rec.guard_hit;
+    case_record rec = transpose_record(part_id, bufs, kind);
     std::size_t wrong = 0;
     for (std::size_t o = 0; o < count; ++o) {
         const unsigned c = static_cast<unsigned>(o / rows), r = static_cast<unsigned>(o % rows);
         const float want = host_in[std::size_t{r} * cols + c];
         if (std::memcmp(&got[o], &want, sizeof(float)) == 0) continue;
-        if (wrong++ > 0) continue;  // describe the first, count them all
-        std::uint32_t bits = 0;
-        std::memcpy(&bits, &got[o], sizeof bits);
-        rec.ok = false;
-        rec.expected = want;
-        rec.got = got[o];
-        rec.untouched = bits == poison_bits;
-        char where[96];
-        std::snprintf(where, sizeof where, "out[%u][%u] (should be in[%u][%u])", c, r, r, c);
-        if (rec.untouched) {
-            rec.detail = std::string(where) + " was never written";
-        } else if (kind == input_kind::index && got[o] >= 0 && got[o] < static_cast<float>(count) &&
-                   got[o] == static_cast<float>(static_cast<std::size_t>(got[o]))) {
-            const auto src = static_cast<std::size_t>(got[o]);
-            std::snprintf(where, sizeof where, "out[%u][%u] holds in[%zu][%zu], not in[%u][%u]", c, r, src / cols,
-                          src % cols, r, c);
-            rec.detail = where;
-        } else {
-            rec.detail = std::string(where) + " is wrong";
-        }
+        if (wrong++ == 0) note_wrong_element(rec, c, r, got[o], want, kind, count, cols);  // describe the first
     }
     if (wrong > 0) rec.detail += " (" + std::to_string(wrong) + " of " + std::to_string(count) + " elements wrong)";
+    if (rec.guard_hit) rec.detail = "a guard word past the end of the output was overwritten";
+    return rec;
+}
+
+case_record judge_transpose_sample(const std::string& part_id, transpose_buffers& bufs,
+                                   const std::vector<float>& host_in, const std::vector<std::size_t>& input_indices,
+                                   const std::vector<std::size_t>& out_rows) {
+    CUDA_CHECK(cudaDeviceSynchronize());
+    const unsigned rows = bufs.rows, cols = bufs.cols;
+    const std::size_t count = std::size_t{rows} * cols;
+    case_record rec = transpose_record(part_id, bufs, input_kind::random);
+    std::size_t wrong = 0, checked = 0;
+    const auto compare = [&](unsigned c, unsigned r, float got) {
+        ++checked;
+        const float want = host_in[std::size_t{r} * cols + c];
+        if (std::memcmp(&got, &want, sizeof(float)) == 0) return;
+        if (wrong++ == 0) note_wrong_element(rec, c, r, got, want, input_kind::random, count, cols);
+    };
+    for (const std::size_t i : input_indices) {
+        const unsigned r = static_cast<unsigned>(i / cols), c = static_cast<unsigned>(i % cols);
+        float got = 0;
+        bufs.out.read(std::size_t{c} * rows + r, &got, 1);
+        compare(c, r, got);
+    }
+    std::vector<float> row(rows);
+    for (const std::size_t c : out_rows) {
+        bufs.out.read(c * rows, row.data(), rows);
+        for (unsigned r = 0; r < rows; ++r) compare(static_cast<unsigned>(c), r, row[r]);
+    }
+    if (wrong > 0)
+        rec.detail += " (" + std::to_string(wrong) + " of " + std::to_string(checked) + " checked elements wrong)";
     if (rec.guard_hit) rec.detail = "a guard word past the end of the output was overwritten";
     return rec;
 }

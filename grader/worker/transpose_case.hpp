@@ -24,6 +24,14 @@ struct transpose_buffers {
 case_record judge_transpose(const std::string& part_id, transpose_buffers& bufs, const std::vector<float>& host_in,
                             input_kind kind);
 
+// Judges only some output elements, without copying the whole output back: the
+// transposed places of the input elements `input_indices` (linear, row-major) and the
+// whole output rows `out_rows` (output row c holds input column c). The check after every
+// timed run, where the output is 256 MiB.
+case_record judge_transpose_sample(const std::string& part_id, transpose_buffers& bufs,
+                                   const std::vector<float>& host_in, const std::vector<std::size_t>& input_indices,
+                                   const std::vector<std::size_t>& out_rows);
+
 // Uploads a fresh input of `kind` for (seed, shape), poisons the output, runs and judges.
 case_record run_transpose_case(const part& p, input_kind kind, unsigned rows, unsigned cols, std::uint64_t run_seed);
 

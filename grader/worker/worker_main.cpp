@@ -11,9 +11,12 @@
 #include "worker/device_info.hpp"
 #include "worker/events.hpp"
 #include "worker/problem.hpp"
+#include "worker/sandbox.hpp"
 #include "worker/transpose_case.hpp"
 #if !defined(COURSE_EMULATE)
 #include "worker/timing.hpp"
+#else
+#include "emu/emu_stats.hpp"
 #endif
 
 namespace course {
@@ -96,13 +99,24 @@ std::vector<const part*> select_parts(const lab_parts& parts, const std::string&
 int run_correctness_phase(const std::vector<const part*>& parts, correctness_job job) {
     for (const part* p : parts) {
         job.target = p;
+#if defined(COURSE_EMULATE)
+        emu::reset_launch_stats();
+#endif
         const correctness_summary s = run_correctness(job);
-        events().emit({{"event", "part_correctness"},
-                       {"part", p->id},
-                       {"passed", s.passed},
-                       {"cases", s.cases},
-                       {"failed", s.failed},
-                       {"sticky", s.sticky}});
+        nlohmann::json verdict = {{"event", "part_correctness"},
+                                  {"part", p->id},
+                                  {"passed", s.passed},
+                                  {"cases", s.cases},
+                                  {"failed", s.failed},
+                                  {"sticky", s.sticky}};
+#if defined(COURSE_EMULATE)
+        // Only this part's kernel ran since the reset: the emulator's answer to the
+        // uses_shuffle check, which on a GPU reads the SASS instead.
+        const auto stats = emu::launch_stats();
+        const auto it = stats.find(p->kernel);
+        verdict["warp_shuffles"] = it == stats.end() ? 0 : it->second.warp_shuffles;
+#endif
+        events().emit(verdict);
         if (s.sticky) return exit_sticky;
     }
     return exit_ok;
@@ -123,6 +137,9 @@ int worker_main(int argc, char** argv, const lab_config& config) {
     std::size_t flush_bytes = 256u << 20;
 
     app.add_option("--events-fd", events_fd, "File descriptor for JSON events (default: stdout)");
+    std::string sandbox = "strict";
+    app.add_option("--sandbox", sandbox, "strict, relaxed (under ncu or compute-sanitizer) or off")
+        ->check(CLI::IsMember({"strict", "relaxed", "off"}));
     app.require_subcommand(1);
     auto* describe_cmd = app.add_subcommand("describe", "Print the device and the lab's parts");
     auto* correct_cmd = app.add_subcommand("correctness", "Run the correctness suites");
@@ -165,6 +182,12 @@ int worker_main(int argc, char** argv, const lab_config& config) {
         }
         const device_info device = query_device();
         loaded_lab lab{config.student(), config.reference(), config.baseline()};
+        // Create the CUDA context (device files, driver threads) while the worker is
+        // still free; with the parts built, student code may run from here on.
+        CUDA_CHECK(cudaFree(nullptr));
+        sandbox_options box = sandbox_options_from_env(*parse_sandbox_mode(sandbox), device.emulated);
+        if (!benchmark_out.empty()) box.output_files.push_back(benchmark_out);
+        events().emit(sandbox_event(apply_sandbox(box)));
 
         if (*describe_cmd) {
             events().emit(describe(config, lab, device));

@@ -57,9 +57,11 @@ class GradescopeTest(unittest.TestCase):
 
     def test_package_layout(self):
         for name in ("setup.sh", "run_autograder", "gradescope_lab", "CMakeLists.txt",
-                     f"solutions/{FOLDER}/kernels.cu", "grader/gradescope/run_autograder.py"):
+                     "prebuilt/lab1_reference_solutions_emu.o", "grader/gradescope/run_autograder.py"):
             self.assertIn(name, self.names)
         self.assertFalse(any(n.startswith("build/") for n in self.names))
+        # The reference answers travel compiled, never as source.
+        self.assertFalse(any(n.startswith("solutions/") for n in self.names))
 
     def test_passing_submission(self):
         r = self.grade({"kernels.cu": self.read("solutions", FOLDER, "kernels.cu")})
@@ -79,6 +81,15 @@ class GradescopeTest(unittest.TestCase):
         r = self.grade({"kernels.cu": '#include "contracts/lab1.cuh"\nint broken(\n'})
         self.assertEqual(r["score"], 0.0)
         self.assertTrue(r["output"].startswith("compile_error: kernels.cu does not compile"))
+
+    def test_attacks_are_refused(self):
+        # Two of the adversarial suite's files (grader/tests/attacks/): an include of the
+        # reference, and host code that would forge the worker's events.
+        for name, folder in (("include_solution", "lab3_unrolled"), ("forge_events", "lab1_divergent")):
+            text = self.read("grader", "tests", "attacks", name, folder, "kernels.cu")
+            r = self.grade({"kernels.cu": text})
+            self.assertEqual(r["score"], 0.0, name)
+            self.assertTrue(r["output"].startswith("rejected: kernels.cu was refused before compiling"), r["output"])
 
     def test_missing_file(self):
         r = self.grade({"notes.txt": "I forgot the kernel"})

@@ -1,0 +1,62 @@
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace course {
+
+// strict: what a worker gets by default. relaxed: for a worker run under ncu or
+// compute-sanitizer, whose code injected into the worker needs /tmp, /dev/shm, the tool's
+// own files and a connection to the tool. off: nothing (an instructor, debugging).
+enum class sandbox_mode { strict, relaxed, off };
+
+std::optional<sandbox_mode> parse_sandbox_mode(const std::string& name);
+const char* to_string(sandbox_mode mode);
+
+struct sandbox_options {
+    sandbox_mode mode = sandbox_mode::strict;
+    std::string off_reason;  // why the mode is off, for the report ("COURSE_SANDBOX=off")
+    std::string scratch;     // the one folder the worker may write (empty: none)
+    // Files in otherwise closed folders that the worker writes later by name (the
+    // Google Benchmark JSON in the results folder): created now, writable afterwards.
+    std::vector<std::string> output_files;
+    // The CPU emulator only: a GPU worker must not cap its address space, because the
+    // CUDA driver reserves far more virtual memory than the GPU has.
+    bool limit_address_space = false;
+};
+
+// Reads the worker's environment: COURSE_SANDBOX=off (an instructor's switch, which wins
+// over the flag) and COURSE_WORKER_SCRATCH (the supervisor's private folder for this run).
+sandbox_options sandbox_options_from_env(sandbox_mode flag, bool emulated);
+
+struct sandbox_report {
+    std::string status = "off";  // "on", "off" or "unavailable"
+    sandbox_mode mode = sandbox_mode::strict;
+    int landlock_abi = 0;  // 0: no Landlock
+    bool files = false;    // file access restricted
+    bool network = false;  // TCP bind and connect restricted
+    bool scoped = false;   // abstract unix sockets and signals scoped to the worker
+    std::string detail;    // what was limited, or why there is no sandbox
+    std::string exposed_folder;  // a readable system folder holding the worker (and the course)
+};
+
+// The Landlock ABI version of the running kernel, or -errno (ENOSYS: not built in,
+// EOPNOTSUPP: disabled at boot).
+int landlock_abi();
+
+// Restricts this process, for good: no new privileges, Landlock rules for files, TCP and
+// (ABI 6+) abstract sockets and signals, and resource limits. Call it once, after the CUDA
+// context exists and before any student code runs; threads started earlier keep their
+// freedom, so start none before. Never throws: a kernel without Landlock gives
+// status "unavailable" and the worker goes on.
+sandbox_report apply_sandbox(const sandbox_options& options);
+
+// One line for the report's notes, e.g. "Sandbox: Landlock ABI 7 (files and TCP restricted)."
+std::string sandbox_note(const sandbox_report& report);
+
+// The worker's "sandbox" event for the supervisor.
+nlohmann::json sandbox_event(const sandbox_report& report);
+
+}  // namespace course
