@@ -16,6 +16,7 @@
 #include <signal.h>
 
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
@@ -167,7 +168,7 @@ private:
 
     // ---- 2. dependencies ----
 
-    std::vector<std::string> system_roots() {
+    std::vector<std::string> system_roots(const std::string& scratch) {
         std::vector<std::string> roots = {"/usr/include", "/usr/lib/gcc"};
         std::error_code ec;
         for (const auto& entry : fs::directory_iterator("/usr/local", ec)) {
@@ -178,6 +179,10 @@ private:
             host = "gcc";  // what nvcc runs to preprocess, unless told otherwise
             for (std::size_t i = 1; i + 1 < cc_.args.size(); ++i) {
                 if (cc_.args[i] == "-ccbin" || cc_.args[i] == "--compiler-bindir") host = cc_.args[i + 1];
+            }
+            for (const auto& a : cc_.args) {
+                if (a.rfind("-ccbin=", 0) == 0) host = a.substr(7);
+                if (a.rfind("--compiler-bindir=", 0) == 0) host = a.substr(18);
             }
             if (fs::is_directory(host, ec)) host += "/gcc";
             const fs::path bin = fs::path(guard::real_path(o_.command[0])).parent_path();
@@ -191,12 +196,42 @@ private:
             for (const auto& dir : parse_search_dirs(r.output_tail)) roots.push_back(dir);
         }
         for (const auto& s : o_.system) roots.push_back(s);
+        add_toolchain_roots(roots, scratch);
         std::vector<std::string> real;
         for (const auto& r : roots) {
             const std::string p = guard::real_path(r);
             if (!p.empty()) real.push_back(p);
         }
         return real;
+    }
+
+    // The folders of the headers that the same compile command reaches for standard and
+    // CUDA includes alone: whatever host compiler nvcc was set up with (a GCC under /opt,
+    // say), its built-in headers count as the toolchain's.
+    void add_toolchain_roots(std::vector<std::string>& roots, const std::string& scratch) {
+        if (cc_.input.empty()) return;
+        const std::string ext = family_ == compiler_family::nvcc ? ".cu" : ".cpp";
+        const std::string probe = scratch + "/toolchain_probe" + ext, deps = scratch + "/toolchain_probe.d";
+        std::string text =
+            "#include <cstddef>\n#include <cstdint>\n#include <climits>\n#include <cfloat>\n#include <cmath>\n"
+            "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <algorithm>\n#include <limits>\n"
+            "#include <type_traits>\n#include <utility>\n#include <stdarg.h>\n";
+        if (family_ == compiler_family::nvcc) text += "#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n";
+        {
+            std::ofstream out(probe);
+            out << text;
+            if (!out) return;
+        }
+        compile_command probe_cc = cc_;
+        for (auto& a : probe_cc.args)
+            if (a == cc_.input) a = probe;
+        const worker_run r = guard::run_bounded(dependency_command(probe_cc, family_, deps), o_.limits, hidden_bytes);
+        std::string rule;
+        if (!r.exited_normally() || r.exit_code != 0 || !guard::read_file(deps, rule, 64u << 20)) return;
+        for (const auto& dep : parse_make_rule(rule)) {
+            const std::string real = guard::real_path(dep);
+            if (!real.empty() && real != guard::real_path(probe)) roots.push_back(fs::path(real).parent_path().string());
+        }
     }
 
     std::string course_root(const std::vector<std::string>& allowed) const {
@@ -229,7 +264,7 @@ private:
             const std::string p = guard::real_path(a);
             if (!p.empty()) policy.allowed.push_back(!a.empty() && a.back() == '/' ? p + "/" : p);
         }
-        policy.system_roots = system_roots();
+        policy.system_roots = system_roots(scratch);
         const std::string root = course_root(policy.allowed);
 
         std::vector<std::string> reached;
