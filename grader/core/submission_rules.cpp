@@ -581,7 +581,9 @@ const std::set<std::string>& gpu_calls() {
         "__cudaGetKernel", "__cudaLaunchKernel", "__cudaPopCallConfiguration", "__cudaRegisterFatBinary",
         "__cudaRegisterFatBinaryEnd", "__cudaRegisterFunction", "__cudaRegisterVar", "__cudaRegisterManagedVar",
         "__cudaInitModule", "__cudaUnregisterFatBinary", "__cxa_guard_abort", "__cxa_guard_acquire",
-        "__cxa_guard_release", "__gxx_personality_v0", "_Unwind_Resume", "atexit", "exit"};
+        "__cxa_guard_release", "__gxx_personality_v0", "_Unwind_Resume", "atexit", "exit",
+        // What a hardened host compiler adds on its own (Ubuntu's GCC: stack protector, PIE).
+        "__stack_chk_fail", "_GLOBAL_OFFSET_TABLE_"};
     return names;
 }
 
