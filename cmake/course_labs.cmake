@@ -261,38 +261,35 @@ endfunction()
 
 # A test submission: a student file under grader/tests/submissions/<name>/<folder>/,
 # graded by the grader's robustness and batch tests. Its workers land in testsub/<name>.
+# With ATTACK, an adversarial one under grader/tests/attacks/<name>/<folder>/: its objects
+# and its worker `attack_<name>_<backend>` (in attacks/<name>/) are built only when a test
+# asks, since most of them must be refused by the guard.
 function(course_add_test_submission name lab folder)
-  cmake_parse_arguments(ARG "" "BASELINE" "" ${ARGN})
-  set(file ${CMAKE_CURRENT_SOURCE_DIR}/submissions/${name}/${folder}/kernels.cu)
+  cmake_parse_arguments(ARG "ATTACK" "BASELINE" "" ${ARGN})
+  if(ARG_ATTACK)
+    set(file ${CMAKE_CURRENT_SOURCE_DIR}/attacks/${name}/${folder}/kernels.cu)
+    string(REPLACE "_" "" tag "atk${name}")
+    set(dir ${CMAKE_BINARY_DIR}/attacks/${name})
+  else()
+    set(file ${CMAKE_CURRENT_SOURCE_DIR}/submissions/${name}/${folder}/kernels.cu)
+    string(REPLACE "_" "" tag "sub${name}")
+    set(dir ${CMAKE_BINARY_DIR}/testsub/${name})
+  endif()
   course_lab_file(solution_file solutions ${folder})
-  string(REPLACE "_" "" tag "sub${name}")
   foreach(backend IN LISTS COURSE_BACKENDS)
     course_lab_object(student ${lab} student ${tag} ${file} ${backend})
     course_lab_object(reference ${lab} reference solutions ${solution_file} ${backend})
     course_lab_baseline(${lab} ${backend} "${ARG_BASELINE}")
-    course_lab_worker(testsub_${name}_${lab}_${backend} DIR ${CMAKE_BINARY_DIR}/testsub/${name} LAB ${lab}
-                      BACKEND ${backend} STUDENT ${student} STUDENT_FILE ${file} REFERENCE ${reference}
-                      BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
-  endforeach()
-endfunction()
-
-# An adversarial submission (grader/tests/attacks/<name>/<folder>/kernels.cu): its objects
-# and its worker (in attacks/<name>/) are built only when a test asks, since most of them
-# must be refused by the guard. The test builds `attack_<name>_<backend>`.
-function(course_add_attack name lab folder)
-  cmake_parse_arguments(ARG "" "BASELINE" "" ${ARGN})
-  set(file ${CMAKE_CURRENT_SOURCE_DIR}/attacks/${name}/${folder}/kernels.cu)
-  course_lab_file(solution_file solutions ${folder})
-  string(REPLACE "_" "" tag "atk${name}")
-  foreach(backend IN LISTS COURSE_BACKENDS)
-    course_lab_object(student ${lab} student ${tag} ${file} ${backend})
-    list(GET student 0 kernels)
-    set_target_properties(${kernels} PROPERTIES EXCLUDE_FROM_ALL TRUE)
-    course_lab_object(reference ${lab} reference solutions ${solution_file} ${backend})
-    course_lab_baseline(${lab} ${backend} "${ARG_BASELINE}")
-    course_lab_worker(attack_${name}_${backend} DIR ${CMAKE_BINARY_DIR}/attacks/${name} LAB ${lab}
-                      BACKEND ${backend} STUDENT ${student} STUDENT_FILE ${file} REFERENCE ${reference}
-                      BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
-    set_target_properties(attack_${name}_${backend} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+    if(ARG_ATTACK)
+      set(worker attack_${name}_${backend})
+    else()
+      set(worker testsub_${name}_${lab}_${backend})
+    endif()
+    course_lab_worker(${worker} DIR ${dir} LAB ${lab} BACKEND ${backend} STUDENT ${student} STUDENT_FILE ${file}
+                      REFERENCE ${reference} BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
+    if(ARG_ATTACK)
+      list(GET student 0 kernels)
+      set_target_properties(${kernels} ${worker} PROPERTIES EXCLUDE_FROM_ALL TRUE)
+    endif()
   endforeach()
 endfunction()
