@@ -1,7 +1,9 @@
 # Thin targets over CMake; the build lives in $(BUILD).
-#   make lab1                      build lab1's grader from labs/ (your code)
+#   make lab1                      build lab1's grader from labs/ (your code); with no GPU
+#                                  to run them, the GPU graders are left out (CMAKE_ARGS=-DCOURSE_GPU=ON builds them)
 #   make lab1 LAB_SOURCE=solutions build it from the reference answers
-#   make test                      build everything and run every test
+#   make test                      build everything and run every test (the GPU graders too
+#                                  whenever nvcc is there, GPU or not: CI compiles them)
 #   make selfcheck                 every stub fails and every solution passes
 #   make bench                     benchmark every reference on the GPU -> bench/results/<device>.json
 #   make plots                     draw docs/images/*.png|svg from that JSON
@@ -15,24 +17,60 @@ LABS       := lab1 lab2 lab3 lab4 lab5
 PYTHON     ?= python3
 BENCH_JSON ?= $(firstword $(wildcard bench/results/*.json))
 
+# `make test`, `make selfcheck` and `make bench` compile the GPU graders whenever nvcc is
+# found (on PATH or in /usr/local/cuda/bin), even where there is no GPU to run them, so a
+# change that breaks only the GPU build fails CI; `make labN` and `make` build what this
+# machine can run (CMakeLists.txt: COURSE_GPU, COURSE_GPU_WITH_NVCC). A -DCOURSE_GPU=... in
+# CMAKE_ARGS decides for every target.
+NVCC := $(firstword $(shell command -v nvcc 2>/dev/null) $(wildcard /usr/local/cuda/bin/nvcc))
+ifeq ($(findstring COURSE_GPU,$(CMAKE_ARGS)),)
+  ALL_GPU_ARGS := -DCOURSE_GPU_WITH_NVCC=$(if $(NVCC),ON,OFF)
+else
+  ALL_GPU_ARGS := -DCOURSE_GPU_WITH_NVCC=OFF
+endif
+LAB_GPU_ARGS := -DCOURSE_GPU_WITH_NVCC=OFF
+
+# Configures $(BUILD) with these arguments when it is not configured yet or was configured
+# with other ones (switching between `make lab1` and `make test` reconfigures), and not
+# otherwise: a configure costs seconds, and `cmake --build` reruns it by itself when a
+# CMakeLists.txt changes. $(BUILD)/.make-configure-args holds the last arguments.
+shell_quote = '$(subst ','\'',$(1))'
+define configure_if_needed
+	@args=$(call shell_quote,$(strip -DLAB_SOURCE=$(LAB_SOURCE) $(1) $(CMAKE_ARGS))); \
+	if [ ! -f $(BUILD)/CMakeCache.txt ] || [ "$$(cat $(BUILD)/.make-configure-args 2>/dev/null)" != "$$args" ]; then \
+	  echo "cmake -S . -B $(BUILD) $$args"; \
+	  rm -f $(BUILD)/.make-configure-args; \
+	  cmake -S . -B $(BUILD) -DLAB_SOURCE=$(LAB_SOURCE) $(1) $(CMAKE_ARGS) && \
+	  printf '%s\n' "$$args" > $(BUILD)/.make-configure-args; \
+	fi
+endef
+
 .PHONY: all configure test selfcheck bench plots gradescope clean $(LABS)
 
-all: configure
+all:
+	$(call configure_if_needed,$(LAB_GPU_ARGS))
 	cmake --build $(BUILD) -j $(JOBS)
 
 configure:
-	cmake -S . -B $(BUILD) -DLAB_SOURCE=$(LAB_SOURCE) $(CMAKE_ARGS)
+	rm -f $(BUILD)/.make-configure-args
+	$(call configure_if_needed,$(LAB_GPU_ARGS))
 
-$(LABS): configure
+$(LABS):
+	$(call configure_if_needed,$(LAB_GPU_ARGS))
 	cmake --build $(BUILD) -j $(JOBS) --target $@
 
-test: all
+test:
+	$(call configure_if_needed,$(ALL_GPU_ARGS))
+	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
-selfcheck: all
+selfcheck:
+	$(call configure_if_needed,$(ALL_GPU_ARGS))
+	cmake --build $(BUILD) -j $(JOBS)
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS) -L selfcheck
 
-bench: configure
+bench:
+	$(call configure_if_needed,$(ALL_GPU_ARGS))
 	@cmake --build $(BUILD) -j $(JOBS) --target course_bench >/dev/null 2>&1 || \
 	  { echo "make bench: the benchmarks need the CUDA Toolkit (nvcc), which this build does not have"; exit 2; }
 	$(BUILD)/bin/course_bench --out-dir bench/results

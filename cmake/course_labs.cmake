@@ -214,10 +214,16 @@ function(course_add_lab lab folder)
   # copy of the stub. grader/batch/grade_batch.py compiles each submission with the same
   # command (from compile_commands.json) and links it with the same line (link.txt), so
   # the course's objects and the reference kernels are built once for a whole class.
+  # The copy is made when built, not configured: configure_file would make the stub, the
+  # file a student edits, a dependency of the configuration, and every save a reconfigure.
   set(template_file ${CMAKE_BINARY_DIR}/batch/template/${folder}/kernels.cu)
-  configure_file(${stub_file} ${template_file} COPYONLY)
+  add_custom_command(OUTPUT ${template_file} COMMAND ${CMAKE_COMMAND} -E copy ${stub_file} ${template_file}
+                     DEPENDS ${stub_file} VERBATIM)
+  add_custom_target(batch_template_copy_${lab} DEPENDS ${template_file})
   foreach(backend IN LISTS COURSE_BACKENDS)
     course_lab_object(tpl ${lab} student batchtpl ${template_file} ${backend})
+    list(GET tpl 0 tpl_kernels)
+    add_dependencies(${tpl_kernels} batch_template_copy_${lab})
     course_lab_worker(batch_${lab}_${backend} DIR ${CMAKE_BINARY_DIR}/batch/template/bin LAB ${lab}
                       BACKEND ${backend} STUDENT ${tpl} STUDENT_FILE ${template_file}
                       REFERENCE ${reference_${backend}} BASELINE ${naive_${backend}} BASELINE_NS ${naive_ns}

@@ -24,6 +24,11 @@ struct allocation {
     char* body = nullptr;     // first accessible byte
     char* body_end = nullptr;
     std::string label = "device buffer";
+    // What the owner uses of it, when it said (set_payload): the grader follows each
+    // buffer with guard words of its own, which are not part of what the kernel was given.
+    std::size_t elem_bytes = 0;  // 0: not said, the whole allocation in bytes
+    std::size_t count = 0;
+    std::string elem_name;
 };
 
 std::size_t page_size() {
@@ -88,11 +93,45 @@ void set_label(void* ptr, const char* label) {
     if (it != table().end() && label != nullptr) it->second.label = label;
 }
 
+namespace {
+
+// "device buffer 'input', which holds 1024 floats (indices 0 to 1023)"
+std::string payload_text(const allocation& a) {
+    std::string text = "device buffer '" + a.label + "', which holds ";
+    if (a.count == 0) return text + "no " + a.elem_name + "s";
+    text += std::to_string(a.count) + " " + a.elem_name + (a.count == 1 ? "" : "s");
+    return text + (a.count == 1 ? " (index 0 only)" : " (indices 0 to " + std::to_string(a.count - 1) + ")");
+}
+
+// Where `addr` lies as an index into the payload: the student's view of the buffer, which
+// ends before the guard words, not where the mapping ends.
+std::string index_text(const allocation& a, std::uintptr_t addr) {
+    const auto user = reinterpret_cast<std::uintptr_t>(a.user);
+    const std::uintptr_t payload_end = user + a.count * a.elem_bytes;
+    if (addr < user)
+        return "index -" + std::to_string((user - addr + a.elem_bytes - 1) / a.elem_bytes) +
+               ", before the start of " + payload_text(a);
+    const std::string index = "index " + std::to_string((addr - user) / a.elem_bytes);
+    return index + (addr >= payload_end ? ", past the end of " : " of ") + payload_text(a);
+}
+
+}  // namespace
+
+void set_payload(void* ptr, std::size_t count, std::size_t elem_bytes, const char* elem_name) {
+    std::lock_guard<std::mutex> g(lock());
+    auto it = table().find(reinterpret_cast<std::uintptr_t>(ptr));
+    if (it == table().end() || elem_bytes == 0 || count * elem_bytes > it->second.bytes) return;
+    it->second.count = count;
+    it->second.elem_bytes = elem_bytes;
+    it->second.elem_name = elem_name != nullptr ? elem_name : "element";
+}
+
 std::string describe_address(std::uintptr_t addr) {
     std::lock_guard<std::mutex> g(lock());
     for (const auto& [key, a] : table()) {
         const auto map = reinterpret_cast<std::uintptr_t>(a.map);
         if (addr < map || addr >= map + a.map_len) continue;
+        if (a.elem_bytes > 0) return index_text(a, addr);
         const auto user = reinterpret_cast<std::uintptr_t>(a.user);
         const std::string what = "device buffer '" + a.label + "' (" + std::to_string(a.bytes) + " bytes)";
         if (addr >= user + a.bytes) return std::to_string(addr - (user + a.bytes)) + " bytes past the end of " + what;
@@ -109,12 +148,23 @@ void check_slack(const char* kernel) {
         const bool after_ok = slack_intact(end, a.body_end);
         const bool before_ok = slack_intact(a.body, a.user);
         if (after_ok && before_ok) continue;
-        const std::string what = "device buffer '" + a.label + "' (" + std::to_string(a.bytes) + " bytes)";
+        // The first byte written past the end, or the last one before the start.
+        const char* hit = end;
+        if (!after_ok) {
+            while (static_cast<unsigned char>(*hit) == slack_byte) ++hit;
+        } else {
+            hit = a.user - 1;
+            while (static_cast<unsigned char>(*hit) == slack_byte) --hit;
+        }
+        const std::string what =
+            a.elem_bytes > 0
+                ? index_text(a, reinterpret_cast<std::uintptr_t>(hit))
+                : (after_ok ? "before the start of " : "past the end of ") + std::string("device buffer '") + a.label +
+                      "' (" + std::to_string(a.bytes) + " bytes)";
         // Re-arm, so the next launch is judged on its own.
         std::memset(const_cast<char*>(end), slack_byte, static_cast<std::size_t>(a.body_end - end));
         std::memset(a.body, slack_byte, static_cast<std::size_t>(a.user - a.body));
-        throw kernel_error(std::string("kernel '") + kernel + "' wrote " +
-                           (after_ok ? "before the start of " : "past the end of ") + what);
+        throw kernel_error(std::string("kernel '") + kernel + "' wrote " + what);
     }
 }
 

@@ -12,6 +12,10 @@ namespace emu::memory {
 void* allocate(std::size_t bytes);
 bool release(void* ptr);  // false: not an emulated allocation
 void set_label(void* ptr, const char* label);
+// What the owner uses of an allocation: `count` elements of `elem_bytes` (the grader's
+// guarded buffers hold guard words past them), so that out-of-bounds messages give the
+// index and the size the kernel was told.
+void set_payload(void* ptr, std::size_t count, std::size_t elem_bytes, const char* elem_name);
 
 // "4 bytes past the end of device buffer 'input' (1028 bytes)", or "" if the address
 // is not near any allocation.

@@ -14,6 +14,10 @@ namespace course {
 std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t elements_per_block,
                            const std::string& technique_hint = "");
 
+// How the worker's message describes an output element of a transpose that holds a value
+// found nowhere in the input (worker/transpose_case.cpp); movement_hint looks for it.
+inline constexpr const char* not_in_input_words = "which is nowhere in this input";
+
 // The same for kernels that move data (the transpose): every element is exact.
 // `tile` is the tile edge the kernel works in (32).
 std::string movement_hint(const std::vector<case_record>& cases, unsigned tile);

@@ -24,6 +24,18 @@ void write_file_atomic(const std::string& path, const std::string& content) {
     }
 }
 
+std::string save_progress(const lab_result& r, const std::string& dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec) return "cannot create " + dir + ": " + ec.message();
+    try {
+        write_file_atomic(dir + "/" + r.lab + ".json", nlohmann::json(r).dump(2) + "\n");
+    } catch (const std::exception& e) {
+        return e.what();
+    }
+    return "";
+}
+
 std::string output_path_problem(const std::string& path) {
     namespace fs = std::filesystem;
     if (path.empty()) return "empty path";

@@ -41,6 +41,16 @@ std::string timing_output(const timing_result& t) {
 
 std::vector<graded_test> flatten(const lab_result& r, bool pending_performance) {
     std::vector<graded_test> tests;
+    if (!r.build.kind.empty()) {
+        // Nothing was graded: one failed test that holds every point and the messages.
+        graded_test b;
+        b.classname = r.lab;
+        b.name = "Build of " + (r.source.path.empty() ? std::string("your file") : r.source.path);
+        b.max_score = r.max_score;
+        b.output = build_failure_words(r) + "; nothing was graded\n" + r.build.log;
+        tests.push_back(b);
+        return tests;
+    }
     for (const auto& chk : r.checks) {
         graded_test k;
         k.classname = r.lab;
@@ -92,6 +102,10 @@ std::vector<graded_test> flatten(const lab_result& r, bool pending_performance) 
     return tests;
 }
 
+std::string source_words(const lab_result& r) {
+    return r.source.path + (r.source.sha256.empty() ? "" : " (sha256 " + r.source.sha256 + ")");
+}
+
 }  // namespace
 
 nlohmann::json to_gradescope(const lab_result& r) {
@@ -112,6 +126,7 @@ nlohmann::json to_gradescope(const lab_result& r) {
                          {"visibility", "visible"}});
     }
     std::string output = summary_line(r);
+    if (!r.source.path.empty()) output += (r.build.kind.empty() ? "\ngraded: " : "\nfile: ") + source_words(r);
     for (const auto& n : r.notes) output += "\n" + n;
     if (!r.infrastructure_error.empty()) output += "\n" + r.infrastructure_error;
     output += skipped;
@@ -156,6 +171,12 @@ std::string to_junit_xml(const lab_result& r) {
                        tests.size(), failures, skipped);
     xml += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" skipped=\"{}\">\n", xml_escape(r.lab),
                        tests.size(), failures, skipped);
+    if (!r.source.path.empty()) {
+        xml += fmt::format("    <properties>\n      <property name=\"source\" value=\"{}\"/>\n", xml_escape(r.source.path));
+        if (!r.source.sha256.empty())
+            xml += fmt::format("      <property name=\"source_sha256\" value=\"{}\"/>\n", r.source.sha256);
+        xml += "    </properties>\n";
+    }
     if (!r.infrastructure_error.empty())
         xml += fmt::format("    <system-err>{}</system-err>\n", xml_escape(r.infrastructure_error));
     for (const auto& t : tests) {

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -40,6 +41,56 @@ std::string correctness_word(const correctness_result& c, const palette& p) {
     return "?";
 }
 
+// What a failure says, its input kind aside.
+std::string failure_text(const case_record& f) {
+    if (f.fault) return f.detail;
+    std::string text = fmt::format("expected {}, got {}", fmt_value(f.expected), fmt_value(f.got));
+    if (f.tolerance > 0) text += fmt::format(" (tolerance {:.3g})", f.tolerance);
+    if (!f.detail.empty()) text += fmt::format("; {}", f.detail);
+    return text;
+}
+
+bool is_rerun(const std::string& input) {
+    const std::string suffix = ", changed";
+    return input.size() > suffix.size() && input.compare(input.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// The first failure of each input kind, but a failure that does not depend on the input
+// (the same size and the same words on several kinds: a fault, a refused launch) once,
+// with the kinds it happened on. The re-runs on changed inputs are not kinds of their own.
+void render_failures(std::string& out, const std::vector<case_record>& failures) {
+    struct group {
+        std::string size, text;
+        std::vector<std::string> inputs;
+    };
+    std::vector<group> groups;
+    std::size_t kinds = 0;
+    for (const auto& f : failures) {
+        if (!is_rerun(f.input)) ++kinds;
+        const std::string text = failure_text(f);
+        auto same = std::find_if(groups.begin(), groups.end(),
+                                 [&](const group& g) { return g.size == f.size && g.text == text; });
+        if (same == groups.end()) {
+            groups.push_back({f.size, text, {f.input}});
+        } else {
+            same->inputs.push_back(f.input);
+        }
+    }
+    for (const auto& g : groups) {
+        const std::size_t fresh = static_cast<std::size_t>(
+            std::count_if(g.inputs.begin(), g.inputs.end(), [](const std::string& i) { return !is_rerun(i); }));
+        std::string who;
+        if (fresh > 1 && fresh == kinds) {
+            who = "on every input kind";
+        } else {
+            for (std::size_t i = 0; i < g.inputs.size(); ++i)
+                who += (i == 0 ? "" : i + 1 == g.inputs.size() ? " and " : ", ") + g.inputs[i];
+            who += g.inputs.size() > 1 ? " inputs" : " input";
+        }
+        out += fmt::format("       {}, {}: {}\n", who, g.size, g.text);
+    }
+}
+
 void render_correctness(std::string& out, const lab_result& r, const palette& p) {
     out += p.bold("Correctness") + "\n";
     for (const auto& part : r.parts) {
@@ -47,17 +98,7 @@ void render_correctness(std::string& out, const lab_result& r, const palette& p)
         out += fmt::format("  {:<2} {:<24} {}", part.id, part.kernel, correctness_word(c, p));
         if (c.cases > 0) out += p.dim(fmt::format("  ({} of {} cases right)", c.cases - c.failed, c.cases));
         out += "\n";
-        for (const auto& f : c.failures) {
-            if (f.fault) {
-                out += fmt::format("       {} input, {}: {}\n", f.input, f.size, f.detail);
-            } else {
-                out += fmt::format("       {} input, {}: expected {}, got {}", f.input, f.size,
-                                   fmt_value(f.expected), fmt_value(f.got));
-                if (f.tolerance > 0) out += fmt::format(" (tolerance {:.3g})", f.tolerance);
-                if (!f.detail.empty()) out += fmt::format("; {}", f.detail);
-                out += "\n";
-            }
-        }
+        render_failures(out, c.failures);
         if (!c.message.empty()) out += fmt::format("       {}\n", c.message);
         if (!c.hint.empty()) out += fmt::format("       {} {}\n", p.warn("hint:"), c.hint);
         if (part.penalty == check_penalty::everything) {
@@ -130,9 +171,18 @@ void render_checks(std::string& out, const lab_result& r, const palette& p) {
 
 }  // namespace
 
+std::string build_failure_words(const lab_result& r) {
+    const std::string file = r.source.path.empty() ? "your file" : r.source.path;
+    if (r.build.kind == "rejected") return file + " was refused by the course's guard";
+    if (r.build.kind == "link_error") return file + " does not link with the course's code";
+    return file + " does not compile";
+}
+
 std::string summary_line(const lab_result& r) {
     const std::string score = points(r.score) + "/" + points(r.max_score);
     if (!r.infrastructure_error.empty()) return fmt::format("{}: not graded ({})", r.lab, r.infrastructure_error);
+    // Never the grade of an older build: the file as it is now did not build.
+    if (!r.build.kind.empty()) return fmt::format("{}: {} ({}; nothing was graded)", r.lab, score, build_failure_words(r));
     std::string wrong;
     for (const auto& part : r.parts) {
         if (part.correctness.status != correctness_status::passed) {
@@ -166,13 +216,26 @@ std::string render_text(const lab_result& r, bool color) {
     const palette p{color};
     std::string out;
     out += p.bold(fmt::format("{} ", r.lab)) +
-           p.dim(r.backend.empty() ? fmt::format("[seed {}]", r.seed)
+           p.dim(!r.build.kind.empty()  ? std::string("[not graded: the file did not build]")
+                 : r.backend.empty() ? fmt::format("[seed {}]", r.seed)
                                   : fmt::format("[{}: {}, seed {}]", r.backend == "gpu" ? "GPU" : "CPU emulation",
                                                 r.device, r.seed)) +
            "\n";
+    if (!r.source.path.empty()) {
+        const std::string hash = r.source.sha256.empty() ? "" : ", sha256 " + r.source.sha256.substr(0, 12);
+        out += p.dim((r.build.kind.empty() ? "graded: " : "file: ") + r.source.path + hash) + "\n";
+    }
     for (const auto& note : r.notes) out += p.warn("note: ") + note + "\n";
     if (!r.infrastructure_error.empty()) {
         out += p.bad("error: ") + r.infrastructure_error + "\n";
+    } else if (!r.build.kind.empty()) {
+        out += "\n" + p.bold(r.build.kind == "rejected" ? "Build (refused by course_cc_guard)" : "Build") + "\n";
+        std::size_t at = 0;
+        while (at < r.build.log.size()) {
+            const std::size_t end = std::min(r.build.log.find('\n', at), r.build.log.size());
+            out += "  " + r.build.log.substr(at, end - at) + "\n";
+            at = end + 1;
+        }
     } else {
         out += "\n";
         render_correctness(out, r, p);

@@ -1,6 +1,7 @@
 #include "core/result.hpp"
 
 #include <cmath>
+#include <filesystem>
 
 namespace course {
 
@@ -40,6 +41,45 @@ nlohmann::json number_or_null(double x) {
     return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
 }  // namespace
+
+std::string shown_source_path(const std::string& file, const std::string& course_root) {
+    namespace fs = std::filesystem;
+    if (file.empty() || course_root.empty()) return file;
+    const fs::path f = fs::path(file).lexically_normal();
+    const fs::path root = fs::path(course_root).lexically_normal();
+    if (!f.is_absolute() || !root.is_absolute()) return file;
+    const fs::path rel = f.lexically_relative(root);
+    // "../x" is a sibling of the root (course2/ next to course/), "." the root itself.
+    if (rel.empty() || rel == "." || *rel.begin() == "..") return file;
+    return rel.string();
+}
+
+namespace {
+std::vector<std::string> components(const std::string& path) {
+    std::vector<std::string> out;
+    for (const auto& c : std::filesystem::path(path)) out.push_back(c.string());
+    return out;
+}
+}  // namespace
+
+bool is_student_lab_file(const std::string& shown) {
+    const auto c = components(shown);
+    return c.size() == 3 && c[0] == "labs" && !c[1].empty() && c[2] == "kernels.cu";
+}
+
+std::string graded_source_note(const std::string& shown) {
+    if (shown.empty() || is_student_lab_file(shown)) return "";
+    const auto c = components(shown);
+    const std::string folder = c.size() >= 2 ? c[c.size() - 2] : "";
+    if (folder.empty()) return "graded " + shown + ", not a file of labs/";
+    const std::string lab = folder.substr(0, folder.find('_'));
+    const std::string own = "labs/" + folder + "/kernels.cu";
+    const std::string rebuild = "; `make " + lab + "` builds yours again";
+    if (c.size() == 3 && c[0] == "solutions")
+        return "graded " + shown + ", the reference answer, not " + own +
+               " (this build was made with LAB_SOURCE=solutions" + rebuild + ")";
+    return "graded " + shown + ", not " + own + " (this build was made with LAB_SOURCE pointing there" + rebuild + ")";
+}
 
 void to_json(nlohmann::json& j, const case_record& r) {
     j = {{"part", r.part},           {"input", r.input},         {"size", r.size},
@@ -122,6 +162,9 @@ void to_json(nlohmann::json& j, const part_result& r) {
 
 void to_json(nlohmann::json& j, const lab_result& r) {
     j = {{"lab", r.lab},
+         {"source", {{"path", r.source.path}, {"sha256", r.source.sha256}}},
+         {"build", r.build.kind.empty() ? nlohmann::json(nullptr)
+                                        : nlohmann::json{{"kind", r.build.kind}, {"log", r.build.log}}},
          {"backend", r.backend},
          {"device", r.device},
          {"seed", r.seed},

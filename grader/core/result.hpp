@@ -106,8 +106,23 @@ struct part_result {
     double max_points() const { return correctness_max + performance_max; }
 };
 
+// The student's file that was graded, as every report names it (docs/grading.md).
+struct graded_source {
+    std::string path;    // relative to the course root when inside it, else as the build knows it
+    std::string sha256;  // of its bytes when graded; "" when it could not be read
+};
+
+// Set when the student's file did not build, so nothing was graded: ./grade builds the
+// lab first and never grades an older build (docs/grading.md, "Never a stale grade").
+struct build_failure {
+    std::string kind;  // "compile_error", "rejected" (by course_cc_guard) or "link_error"; "" = built
+    std::string log;   // the compiler's or the guard's messages about the file
+};
+
 struct lab_result {
     std::string lab;
+    graded_source source;
+    build_failure build;
     std::string backend;  // "gpu" or "emulated"
     std::string device;
     std::uint64_t seed = 0;
@@ -122,6 +137,18 @@ struct lab_result {
     int exit_code = 2;
     std::string summary;  // the one-line verdict
 };
+
+// `file` as the reports show it: relative to `course_root` when it lies inside it (both
+// absolute paths; no file system access), else unchanged. An empty root changes nothing.
+std::string shown_source_path(const std::string& file, const std::string& course_root);
+
+// Whether a shown path is a student's own file, labs/<folder>/kernels.cu: only those runs
+// count as the student's progress.
+bool is_student_lab_file(const std::string& shown);
+
+// The note a report adds when ./grade graded another file than the student's own, e.g.
+// after `make lab3 LAB_SOURCE=solutions`; "" for labs/<folder>/kernels.cu or an empty path.
+std::string graded_source_note(const std::string& shown);
 
 void to_json(nlohmann::json& j, const case_record& r);
 void from_json(const nlohmann::json& j, case_record& r);

@@ -6,8 +6,9 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 #include <ctime>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -17,6 +18,7 @@
 #include "core/hints.hpp"
 #include "core/inputs.hpp"
 #include "core/report.hpp"
+#include "core/sha256.hpp"
 #include "core/timing_analysis.hpp"
 #include "core/tool_output.hpp"
 #include "supervisor/technique_checks.hpp"
@@ -80,6 +82,33 @@ struct session {
 
 bool executable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
 
+// Names the graded file in the result: its path, the hash of its bytes, and a note when
+// it is not the student's own labs/ file or is newer than the worker that grades it.
+void describe_source(const grade_options& opt, const std::string& file, const std::string& worker, lab_result& r) {
+    if (file.empty()) return;
+    // Compared without links: the build may know the course by another path than ./grade.
+    const auto canonical = [](const std::string& p) {
+        std::error_code ec;
+        const auto c = std::filesystem::weakly_canonical(p, ec);
+        return ec ? p : c.string();
+    };
+    r.source.path = opt.course_root.empty() ? file : shown_source_path(canonical(file), canonical(opt.course_root));
+    r.source.sha256 = sha256_file(file);
+    if (!opt.course_root.empty()) {
+        // First: it changes what every other line of the report is about.
+        if (const std::string note = graded_source_note(r.source.path); !note.empty())
+            r.notes.insert(r.notes.begin(), note);
+    }
+    if (worker.empty()) return;
+    std::error_code e1, e2;
+    const auto source_time = std::filesystem::last_write_time(file, e1);
+    const auto worker_time = std::filesystem::last_write_time(worker, e2);
+    // ./grade builds first; only --no-build or a direct run of the grader can get here.
+    if (!e1 && !e2 && source_time > worker_time)
+        r.notes.push_back(r.source.path + " changed after this grader was built: the grade is of the older "
+                                          "build (./grade without --no-build rebuilds first)");
+}
+
 std::string worker_path(const grade_options& opt, const char* backend) {
     return opt.worker_dir + "/" + opt.lab + "_worker_" + backend;
 }
@@ -135,6 +164,7 @@ std::string environment_check(session& s, lab_result& r) {
     if (hello["sandbox"].is_object()) r.notes.push_back(hello["sandbox"].value("note", "Sandbox: not reported."));
     s.student_source = hello.value("student_source", "");
     s.student_object = hello.value("student_object", "");
+    describe_source(s.opt, s.student_source, s.worker, r);
     for (const auto& p : hello["parts"]) {
         s.parts.push_back({p.value("id", ""), p.value("title", ""), p.value("kernel", ""), p.value("kind", ""),
                            p.value("elements_per_block", std::uint64_t{0}), p.value("hint", "")});
@@ -151,7 +181,8 @@ void run_phase(const session& s, std::vector<std::string> ids, const worker_limi
                const std::function<std::vector<std::string>(const std::vector<std::string>&)>& make_args,
                const std::set<std::string>& done_events, const std::function<void(const nlohmann::json&)>& on_event,
                const std::function<void(const std::string& id, const worker_run&, const std::string& in_flight)>&
-                   on_unfinished) {
+                   on_unfinished,
+               const std::function<void(const worker_run&)>& on_run = {}) {
     while (!ids.empty()) {
         std::set<std::string> finished;
         std::string current_part, in_flight;
@@ -170,6 +201,7 @@ void run_phase(const session& s, std::vector<std::string> ids, const worker_limi
             }
             on_event(ev);
         });
+        if (on_run) on_run(run);
         std::vector<std::string> left;
         for (const auto& id : ids)
             if (!finished.count(id)) left.push_back(id);
@@ -180,6 +212,44 @@ void run_phase(const session& s, std::vector<std::string> ids, const worker_limi
         on_unfinished(culprit, run, current_part == culprit ? in_flight : "");
         left.erase(std::find(left.begin(), left.end(), culprit));
         ids = left;
+    }
+}
+
+// --show-output: at most this much of what one part's kernels print.
+constexpr std::size_t shown_output_lines = 200;
+constexpr std::size_t shown_output_bytes = 16 * 1024;
+
+// The first lines of a run's output, within the bounds above, and how many more there were.
+std::string shown_output(const worker_run& run) {
+    const std::string& head = run.output_head;
+    std::size_t end = 0, lines = 0;
+    while (end < head.size() && lines < shown_output_lines) {
+        const std::size_t nl = head.find('\n', end);
+        end = nl == std::string::npos ? head.size() : nl + 1;  // a line cut by the byte bound counts as shown
+        ++lines;
+    }
+    std::string text = head.substr(0, end);
+    if (!text.empty() && text.back() != '\n') text += "\n";
+    if (run.output_lines > lines)
+        text += fmt::format("... {} more line(s) not shown ({} bytes in all)\n", run.output_lines - lines,
+                            run.output_bytes);
+    return text;
+}
+
+// run_phase, and with --show-output one worker per part, so that what a run prints is
+// that part's; the output then goes to grade_options::kernel_output.
+void run_parts(const session& s, const std::vector<std::string>& ids, worker_limits limits,
+               const std::function<std::vector<std::string>(const std::vector<std::string>&)>& make_args,
+               const std::set<std::string>& done_events, const std::function<void(const nlohmann::json&)>& on_event,
+               const std::function<void(const std::string& id, const worker_run&, const std::string& in_flight)>&
+                   on_unfinished) {
+    if (!s.opt.kernel_output) return run_phase(s, ids, limits, make_args, done_events, on_event, on_unfinished);
+    limits.keep_first = shown_output_bytes;
+    for (const auto& id : ids) {
+        std::string output;  // a part's worker runs once: it is not restarted for a part it was on
+        run_phase(s, {id}, limits, make_args, done_events, on_event, on_unfinished,
+                  [&](const worker_run& run) { output += shown_output(run); });
+        s.opt.kernel_output(id, output);
     }
 }
 
@@ -194,7 +264,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
     s.say("correctness: " + std::to_string(ids.size()) + " part(s) on the " +
           (emulated ? "CPU emulator" : "GPU"));
 
-    run_phase(
+    run_parts(
         s, ids, {s.pol.case_timeout_seconds, 3600},
         [&](const std::vector<std::string>& which) {
             return std::vector<std::string>{"correctness",
@@ -443,6 +513,13 @@ void score_lab(lab_result& r, const policy& pol) {
         r.summary = summary_line(r);
         return;
     }
+    if (!r.build.kind.empty()) {  // the student's file did not build: no part was run (max_score is the caller's)
+        r.exit_code = 1;
+        r.passed = false;
+        r.score = 0;
+        r.summary = summary_line(r);
+        return;
+    }
     const lab_policy& lp = pol.lab(r.lab);
     const bool gpu = r.backend == "gpu";
     const bool perf_in_max = gpu || pol.emulated_performance == "pending";
@@ -483,6 +560,28 @@ void score_lab(lab_result& r, const policy& pol) {
     r.passed = all_ok;
     r.exit_code = all_ok ? 0 : 1;
     r.summary = summary_line(r);
+}
+
+lab_result failed_build_result(const grade_options& opt, const policy& pol, const build_failure& failure,
+                               const std::string& source) {
+    lab_result r;
+    r.lab = opt.lab;
+    r.started_at = utc_now();
+    r.build = failure;
+    describe_source(opt, source, "", r);
+    try {
+        // Out of what a run on this machine would have been out of: performance counts only
+        // with a GPU grader (a guess: whether a GPU is usable is known only by running it).
+        const lab_policy& lp = pol.lab(opt.lab);
+        const bool gpu = !opt.force_emulate && executable(worker_path(opt, "gpu"));
+        r.max_score = gpu || pol.emulated_performance == "pending" ? lp.points : lp.points * lp.correctness_weight;
+        score_lab(r, pol);
+    } catch (const std::exception& e) {
+        r.build = {};
+        r.infrastructure_error = e.what();
+        score_lab(r, pol);
+    }
+    return r;
 }
 
 lab_result grade_lab(const grade_options& opt, const policy& pol) {

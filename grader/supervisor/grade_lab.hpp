@@ -18,12 +18,23 @@ struct grade_options {
     bool sanitize = false;  // run compute-sanitizer memcheck and racecheck (GPU only)
     bool profile = false;   // report shared-memory wavefronts from ncu for every lab (GPU only)
     std::function<void(const std::string&)> progress;  // one line of status, or empty
+    // --show-output: what each part's kernels printed in its correctness run (printf), the
+    // first lines of it, with a count of the rest; one call per part. Empty: kept hidden.
+    std::function<void(const std::string& part, const std::string& output)> kernel_output;
+    // The course folder: reports show the graded file relative to it, and say so when it is
+    // not the student's labs/ file. ./grade passes it; "" shows the path as the build has it.
+    std::string course_root;
 };
 
 // Grades one lab: environment check, correctness, performance (GPU only), scoring.
 // Never throws for anything a student's code does; an infrastructure problem is
 // returned in lab_result::infrastructure_error with exit code 2.
 lab_result grade_lab(const grade_options& options, const policy& pol);
+
+// The result of a lab whose student file did not build (./grade found it so): nothing is
+// graded, the score is 0 of the lab's points and the exit code 1. `source` is the file.
+lab_result failed_build_result(const grade_options& options, const policy& pol, const build_failure& failure,
+                               const std::string& source);
 
 // Fills scores, verdict, exit code and summary from the parts' results.
 void score_lab(lab_result& r, const policy& pol);

@@ -7,7 +7,9 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <stdexcept>
 
 #include "core/policy.hpp"
 #include "core/report.hpp"
@@ -31,14 +33,27 @@ struct outputs {
     std::string json, gradescope, junit, text, benchmark;
 };
 
+// ./grade's report of a student file that did not build: {"kind", "log", "source"}.
+course::build_failure read_build_failure(const std::string& path, std::string& source) {
+    std::ifstream in(path);
+    const auto j = nlohmann::json::parse(in, nullptr, false);
+    if (!in || j.is_discarded() || !j.is_object()) throw std::runtime_error(path + " is not a JSON object");
+    course::build_failure f{j.value("kind", ""), j.value("log", "")};
+    if (f.kind != "compile_error" && f.kind != "rejected" && f.kind != "link_error")
+        throw std::runtime_error(path + ": \"kind\" must be compile_error, rejected or link_error, not '" + f.kind + "'");
+    source = j.value("source", "");
+    return f;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
     CLI::App app{"Grades one lab: correctness on every backend, speed against the naive baseline on a GPU."};
     std::string lab, policy_file, worker_dir = self_dir();
-    bool emulate = false, quiet = false, no_color = false, sanitize = false, profile = false;
+    bool emulate = false, quiet = false, no_color = false, sanitize = false, profile = false, show_output = false;
     std::uint64_t seed = 0;
     outputs out;
+    std::string course_root, progress_dir, build_failure_file;
     app.add_option("lab", lab, "The lab to grade: " + course::known_labs_text())->required();
     app.add_flag("--emulate", emulate, "Grade correctness on the CPU emulator even if a GPU is present");
     app.add_option("--policy", policy_file, "Policy file merged over the defaults")->check(CLI::ExistingFile);
@@ -51,6 +66,15 @@ int main(int argc, char** argv) {
     app.add_flag("--sanitize", sanitize, "Also run compute-sanitizer memcheck and racecheck on your kernels (GPU)");
     app.add_flag("--profile", profile, "Report shared-memory wavefronts per request from Nsight Compute (GPU)");
     app.add_option("--worker-dir", worker_dir, "Folder of the lab workers (default: next to this program)");
+    app.add_option("--course-root", course_root, "The course folder: reports show the graded file relative to it")
+        ->check(CLI::ExistingDirectory);
+    app.add_option("--progress-dir", progress_dir,
+                   "Save the result as DIR/<lab>.json when the graded file is the course's labs/ file");
+    app.add_option("--build-failure", build_failure_file,
+                   "Grade nothing: the student's file did not build, as this JSON file says (./grade writes it)")
+        ->check(CLI::ExistingFile);
+    app.add_flag("--show-output", show_output,
+                 "Show what your kernels print (printf) in the correctness runs: the first 200 lines of each part");
     app.add_flag("--quiet", quiet, "No progress lines on stderr");
     app.add_flag("--no-color", no_color, "No colours (NO_COLOR in the environment does the same)");
     try {
@@ -89,8 +113,32 @@ int main(int argc, char** argv) {
     opt.sanitize = sanitize;
     opt.profile = profile;
     if (!quiet) opt.progress = [](const std::string& line) { std::cerr << "[grade] " << line << "\n"; };
+    if (show_output) {
+        // Before the report, marked as the kernels' own: it is not the grader's.
+        opt.kernel_output = [](const std::string& part, const std::string& output) {
+            if (output.empty()) {
+                std::cout << "--- part " << part << ": your kernels printed nothing ---\n\n" << std::flush;
+                return;
+            }
+            std::cout << "--- part " << part << ": what your kernels printed (printf; the first 200 lines at most) ---\n"
+                      << output << "--- end of part " << part << "'s kernel output ---\n\n" << std::flush;
+        };
+    }
+    if (!course_root.empty()) opt.course_root = std::filesystem::absolute(course_root).lexically_normal().string();
 
-    const course::lab_result result = course::grade_lab(opt, pol);
+    course::lab_result result;
+    if (build_failure_file.empty()) {
+        result = course::grade_lab(opt, pol);
+    } else {
+        try {
+            std::string source;
+            const course::build_failure failure = read_build_failure(build_failure_file, source);
+            result = course::failed_build_result(opt, pol, failure, source);
+        } catch (const std::exception& e) {
+            std::cerr << "grader: --build-failure: " << e.what() << "\n";
+            return 2;
+        }
+    }
     std::cout << course::render_text(result, want_color() && !no_color) << std::flush;
 
     int exit_code = result.exit_code;
@@ -107,5 +155,11 @@ int main(int argc, char** argv) {
     write(out.gradescope, course::to_gradescope(result).dump(2) + "\n");
     write(out.junit, course::to_junit_xml(result));
     write(out.text, course::render_text(result, false));
+    // Only a grade of the student's own file is their progress; an infrastructure error is no grade.
+    if (!progress_dir.empty() && result.exit_code != 2 && !opt.course_root.empty() &&
+        course::is_student_lab_file(result.source.path)) {
+        if (const std::string problem = course::save_progress(result, progress_dir); !problem.empty())
+            std::cerr << "grader: warning: progress not saved: " << problem << "\n";
+    }
     return exit_code;
 }

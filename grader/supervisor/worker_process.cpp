@@ -122,6 +122,7 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
     close(output_pipe[1]);
 
     std::string line_buf;
+    bool ends_in_newline = true;
     auto last_activity = std::chrono::steady_clock::now();
     bool events_open = true, output_open = true;
     char buf[65536];
@@ -155,6 +156,9 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
             } else {
                 const auto got = static_cast<std::size_t>(n);
                 run.output_bytes += got;
+                run.output_lines += static_cast<std::size_t>(std::count(buf, buf + got, '\n'));
+                ends_in_newline = buf[got - 1] == '\n';
+                append_head(run.output_head, buf, got, limits.keep_first);
                 if (limits.keep_output_head) {
                     append_head(run.output_tail, buf, got, limits.keep_output);
                 } else {
@@ -173,6 +177,7 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
     }
     close(events_pipe[0]);
     close(output_pipe[0]);
+    if (!ends_in_newline) ++run.output_lines;
 
     int status = 0;
     rusage usage{};

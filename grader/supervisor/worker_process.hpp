@@ -17,6 +17,8 @@ struct worker_run {
     bool spawn_failed = false;
     std::string output_tail;  // the last bytes of its stdout and stderr (the first, with keep_output_head)
     std::size_t output_bytes = 0;  // every byte it wrote to stdout and stderr, kept or not
+    std::string output_head;       // the first keep_first bytes of stdout and stderr (worker_limits)
+    std::size_t output_lines = 0;  // lines it wrote to stdout and stderr, kept or not (a last one without '\n' counts)
     double seconds = 0;
     double cpu_seconds = 0;  // user + system time of the worker and of the children it waited for
 
@@ -30,6 +32,7 @@ struct worker_limits {
     std::size_t keep_output = 16 * 1024;  // bytes of stdout and stderr kept (the last ones, unless keep_output_head)
     bool output_counts_as_activity = false;  // for tools that report on stdout, not fd 3
     bool keep_output_head = false;  // keep the first keep_output bytes, not the last: a compiler's first errors matter
+    std::size_t keep_first = 0;  // also keep this many first bytes in output_head (the kernels' printf, --show-output)
 
     // Resource limits set in the child before exec, inherited by everything it starts
     // (each process counts its own CPU time and address space). Unset: no limit. For tools

@@ -38,8 +38,11 @@ bool context_is_broken() {
 }
 
 // Reports the case before it runs, so that a crash or hang can be pinned on it, then
-// runs it and turns any exception into a failed case with the exception's text.
-void run_case(const std::string& input, const std::string& size, const std::function<case_record()>& body) {
+// runs it and turns any exception into a failed case with the exception's text. `n` is
+// the case's element count, set here too: a case that threw has no record of its own,
+// and the hints read the sizes of every failure, faults included.
+void run_case(const std::string& input, const std::string& size, std::uint64_t n,
+              const std::function<case_record()>& body) {
     const part& p = *g_job->target;
     events().emit({{"event", "case_begin"}, {"part", p.id}, {"input", input}, {"size", size}});
     case_record rec;
@@ -64,6 +67,7 @@ void run_case(const std::string& input, const std::string& size, const std::func
     rec.part = p.id;
     rec.input = input;
     rec.size = size;
+    rec.n = n;
     events().emit({{"event", "case_end"}, {"record", rec}});
     ++g_summary.cases;
     if (!rec.ok) ++g_summary.failed;
@@ -107,7 +111,7 @@ void random_and_changed_cases(const part& p, std::size_t n, const std::string& s
     std::optional<reduction_fixture> fixture;
     bool first_ok = false;
     const std::string random = to_string(input_kind::random);
-    run_case(random, size, [&] {
+    run_case(random, size, n, [&] {
         fixture.emplace(n, p.shape.scratch_elems(n), p.record_len);
         fixture->draw(input_kind::random, case_seed(g_job->seed, input_kind::random, n));
         const case_record rec = fixture->check(p, g_job->tolerance_c);
@@ -115,7 +119,7 @@ void random_and_changed_cases(const part& p, std::size_t n, const std::string& s
         return rec;
     });
     if (!fixture) return;
-    run_case(random + ", changed", size, [&] {
+    run_case(random + ", changed", size, n, [&] {
         fixture->perturb(run_seed(case_seed(g_job->seed, input_kind::random, n), 0), g_job->tolerance_c);
         case_record rec = fixture->check(p, g_job->tolerance_c);
         if (!rec.ok && first_ok) rec.detail += changed_case_advice();
@@ -131,7 +135,7 @@ void reduction_cases(const std::vector<std::size_t>& sizes) {
                 random_and_changed_cases(*g_job->target, n, size);
                 continue;
             }
-            run_case(to_string(kind), size, [&] {
+            run_case(to_string(kind), size, n, [&] {
                 return run_reduction_case(*g_job->target, kind, n, g_job->seed, g_job->tolerance_c);
             });
         }
@@ -166,12 +170,14 @@ TEST_CASE("record_sums") { course::reduction_cases(g_job->record_sizes); }
 
 TEST_CASE("transpose") {
     // Random values, and each element's own index: with the index, a wrong element says
-    // exactly where it came from.
-    for (const auto kind : {course::input_kind::random, course::input_kind::index}) {
-        for (const std::string& shape : g_job->shapes) {
-            unsigned rows = 0, cols = 0;
-            REQUIRE_MESSAGE(course::parse_shape(shape, rows, cols), "bad shape " << shape);
-            course::run_case(course::to_string(kind), shape, [&] {
+    // exactly where it came from. Both kinds of a shape one after the other: a value a
+    // kernel leaves behind in shared memory is then one of the other kind (indices are
+    // integers, random values are not), which the failure message recognises as stale.
+    for (const std::string& shape : g_job->shapes) {
+        unsigned rows = 0, cols = 0;
+        REQUIRE_MESSAGE(course::parse_shape(shape, rows, cols), "bad shape " << shape);
+        for (const auto kind : {course::input_kind::random, course::input_kind::index}) {
+            course::run_case(course::to_string(kind), shape, std::uint64_t{rows} * cols, [&] {
                 return course::run_transpose_case(*g_job->target, kind, rows, cols, g_job->seed);
             });
         }

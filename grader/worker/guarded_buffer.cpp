@@ -4,6 +4,10 @@
 #include <stdexcept>
 #include <vector>
 
+#if defined(COURSE_EMULATE)
+#include "emu/device_memory.hpp"
+#endif
+
 namespace course {
 
 namespace {
@@ -12,6 +16,11 @@ std::vector<std::uint32_t> guard_pattern() { return std::vector<std::uint32_t>(g
 
 guarded_buffer::guarded_buffer(std::size_t count, const char* label)
     : buf_(count + guard_words, label), count_(count) {
+#if defined(COURSE_EMULATE)
+    // The emulator's out-of-bounds messages then give the index and the size the kernel
+    // was told, not the size with the guard words.
+    emu::memory::set_payload(buf_.data(), count_, sizeof(float), "float");
+#endif
     poison();
 }
 

@@ -1,7 +1,10 @@
 #include "worker/transpose_case.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
+
+#include "core/hints.hpp"
 
 namespace course {
 
@@ -14,21 +17,38 @@ bool parse_shape(const std::string& text, unsigned& rows, unsigned& cols) {
 
 namespace {
 
-// Records the first wrong element, out[c][r], which should hold in[r][c] == want.
-void note_wrong_element(case_record& rec, unsigned c, unsigned r, float got, float want, input_kind kind,
-                        std::size_t count, unsigned cols) {
+// True when some input element has exactly got's bits.
+bool in_input(const std::vector<float>& host_in, float got) {
+    return std::any_of(host_in.begin(), host_in.end(),
+                       [&](const float& v) { return std::memcmp(&v, &got, sizeof got) == 0; });
+}
+
+// Records the first wrong element, out[c][r], which should hold in[r][c]. A transpose only
+// moves values, so one found nowhere in the input was never this case's: typically a tile
+// element read before its block wrote it, still holding what an earlier block or run left
+// (on the emulator, the previous case's values), which must not pass for a misplaced one.
+void note_wrong_element(case_record& rec, unsigned c, unsigned r, float got, const std::vector<float>& host_in,
+                        input_kind kind, unsigned cols) {
+    const float want = host_in[std::size_t{r} * cols + c];
     std::uint32_t bits = 0;
     std::memcpy(&bits, &got, sizeof bits);
     rec.ok = false;
     rec.expected = want;
     rec.got = got;
     rec.untouched = bits == poison_bits;
-    char where[96];
+    char where[160];
     std::snprintf(where, sizeof where, "out[%u][%u] (should be in[%u][%u])", c, r, r, c);
     if (rec.untouched) {
         rec.detail = std::string(where) + " was never written";
-    } else if (kind == input_kind::index && got >= 0 && got < static_cast<float>(count) &&
+    } else if (!in_input(host_in, got)) {
+        char value[48];
+        std::snprintf(value, sizeof value, "%.9g", static_cast<double>(got));
+        rec.detail = std::string(where) + " holds " + value + ", " + not_in_input_words +
+                     ": memory this case never filled, such as a tile element read before its block wrote it (it "
+                     "keeps what an earlier block or run left there)";
+    } else if (kind == input_kind::index && got >= 0 && got < static_cast<float>(host_in.size()) &&
                got == static_cast<float>(static_cast<std::size_t>(got))) {
+        // The index input's values are unique: the value says where it was taken from.
         const auto src = static_cast<std::size_t>(got);
         std::snprintf(where, sizeof where, "out[%u][%u] holds in[%zu][%zu], not in[%u][%u]", c, r, src / cols,
                       src % cols, r, c);
@@ -65,7 +85,7 @@ case_record judge_transpose(const std::string& part_id, transpose_buffers& bufs,
         const unsigned c = static_cast<unsigned>(o / rows), r = static_cast<unsigned>(o % rows);
         const float want = host_in[std::size_t{r} * cols + c];
         if (std::memcmp(&got[o], &want, sizeof(float)) == 0) continue;
-        if (wrong++ == 0) note_wrong_element(rec, c, r, got[o], want, kind, count, cols);  // describe the first
+        if (wrong++ == 0) note_wrong_element(rec, c, r, got[o], host_in, kind, cols);  // describe the first
     }
     if (wrong > 0) rec.detail += " (" + std::to_string(wrong) + " of " + std::to_string(count) + " elements wrong)";
     if (rec.guard_hit) rec.detail = "a guard word past the end of the output was overwritten";
@@ -77,14 +97,13 @@ case_record judge_transpose_sample(const std::string& part_id, transpose_buffers
                                    const std::vector<std::size_t>& out_rows) {
     CUDA_CHECK(cudaDeviceSynchronize());
     const unsigned rows = bufs.rows, cols = bufs.cols;
-    const std::size_t count = std::size_t{rows} * cols;
     case_record rec = transpose_record(part_id, bufs, input_kind::random);
     std::size_t wrong = 0, checked = 0;
     const auto compare = [&](unsigned c, unsigned r, float got) {
         ++checked;
         const float want = host_in[std::size_t{r} * cols + c];
         if (std::memcmp(&got, &want, sizeof(float)) == 0) return;
-        if (wrong++ == 0) note_wrong_element(rec, c, r, got, want, input_kind::random, count, cols);
+        if (wrong++ == 0) note_wrong_element(rec, c, r, got, host_in, input_kind::random, cols);
     };
     for (const std::size_t i : input_indices) {
         const unsigned r = static_cast<unsigned>(i / cols), c = static_cast<unsigned>(i % cols);

@@ -1,0 +1,104 @@
+#!/usr/bin/env python3
+"""./grade LAB [--no-build] [grader options]: bring the lab's build up to date, then grade it.
+
+Never a stale grade (docs/grading.md): the lab is rebuilt first (`cmake --build BUILD
+--target LAB`, only what changed). When the student's file does not build, nothing is
+graded: the compiler's or the guard's messages are the report (and the --json,
+--gradescope, --junit and --text files, written by the grader), and the exit code is 1.
+A build that fails for another reason, or no build at all, exits 2 with what to run.
+--no-build skips the build and grades the last one as it is (the report says so when the
+file is newer than it).
+
+Exit codes: 0 passed, 1 failed (a file that does not build included), 2 usage or
+infrastructure problem.
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import course_build  # noqa: E402
+from course_build import Problem  # noqa: E402
+
+
+def grader_args(build, lab, options):
+    """The grader's command line: the student's options and where the course and progress are."""
+    grader = Path(build, "bin", "grader")
+    return [str(grader), lab, *options, "--course-root", str(course_build.ROOT),
+            "--progress-dir", str(Path(build, "progress"))]
+
+
+def built(build, lab):
+    b = Path(build, "bin")
+    return os.access(b / "grader", os.X_OK) and any(
+        os.access(b / f"{lab}_worker_{k}", os.X_OK) for k in ("gpu", "emu"))
+
+
+def report_build_failure(build, lab, folder, cache, outcome, options):
+    """The student's file did not build: the grader writes the failed result and its reports."""
+    source = course_build.student_source(cache, folder)
+    messages = course_build.student_messages(outcome.log, lab, outcome.kind, course_build.display_name(source))
+    grader = Path(build, "bin", "grader")
+    if not os.access(grader, os.X_OK):
+        # The first build stopped at the student's file before the grader was linked; the
+        # grader does not depend on that file, so it can be built to write the reports.
+        course_build.build_lab(build, "grader")
+    if not os.access(grader, os.X_OK):
+        words = {"rejected": "was refused by the course's guard", "link_error": "does not link with the course's code"}
+        print(f"{messages}\n\n{lab}: {course_build.display_name(source)} {words.get(outcome.kind, 'does not compile')}; "
+              "nothing was graded (and no report file was written: the grader is not built yet)")
+        return 1
+    with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="build_failure_", delete=False) as f:
+        json.dump({"kind": outcome.kind, "log": messages, "source": str(source)}, f)
+    try:
+        args = grader_args(build, lab, options) + ["--build-failure", f.name]
+        return subprocess.run(args).returncode
+    finally:
+        os.unlink(f.name)
+
+
+def main(argv):
+    if len(argv) < 3 or argv[0] != "--build-dir":
+        print("usage: grade_lab.py --build-dir BUILD LAB [--no-build] [grader options]", file=sys.stderr)
+        return 2
+    build, lab, options = argv[1], argv[2], argv[3:]
+    folders = course_build.lab_folders()
+    if lab not in folders:
+        print(f"grade: unknown lab '{lab}'. The labs are: {' '.join(folders)}", file=sys.stderr)
+        return 2
+    # Asking for the grader's help builds nothing.
+    no_build = "--no-build" in options or "--help" in options or "-h" in options
+    options = [o for o in options if o != "--no-build"]
+    quiet = "--quiet" in options
+    try:
+        if no_build:
+            if not built(build, lab):
+                raise Problem(f"{lab} is not built yet: run '{course_build.make_command(lab, build)}' first")
+        else:
+            cache = course_build.configured_build(build, lab)
+            say = course_build.status_printer(lab, quiet, first=not built(build, lab))
+            outcome = course_build.build_lab(build, lab, say)
+            if outcome.changed and not quiet:
+                print(f"[grade] rebuilt {lab} in {outcome.seconds:.1f} s", file=sys.stderr)
+            if outcome.status == "student":
+                return report_build_failure(build, lab, folders[lab], cache, outcome, options)
+            if outcome.status == "infra":
+                print(outcome.log[-6000:], file=sys.stderr)
+                raise Problem(f"the build of {lab} failed, and not in your file (the messages above say why; "
+                              f"'{course_build.make_command(lab, build)}' shows the whole build)")
+    except Problem as e:
+        print(f"grade: {e}", file=sys.stderr)
+        return 2
+    args = grader_args(build, lab, options)
+    sys.stdout.flush()
+    os.execv(args[0], args)
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main(sys.argv[1:]))
+    except KeyboardInterrupt:
+        sys.exit(130)

@@ -1,0 +1,227 @@
+#!/usr/bin/env python3
+"""Checks, and with --fix rewrites, the H200 figures that README.md and the handouts cite.
+
+The one source is the benchmark output that `make bench` writes (bench/results/<device>.json,
+Google Benchmark JSON, medians of 21 samples). A cited figure is marked in the Markdown with
+an HTML comment, which GitHub does not show:
+
+    lab 3 B reaches <!-- fig lab3.B x -->4.51<!-- /fig -->x the naive kernel
+
+The words of a marker: BENCH FIELD [OTHER] [*FACTOR] [.Nf]
+
+  BENCH    a benchmark key of the JSON, optionally with its size: lab3.B, cub, lab5.A.unpadded,
+           memcpy, lab4.B@2^28, transpose_naive@1024. The default size is the graded one:
+           2^25 floats (reduce), 2^24 records (records), 8192 x 8192 (transpose).
+  FIELD    us | ms         the median time (1 and 3 decimals)
+           gbps            GB/s as the benchmark counts bytes (no decimals)
+           x               speedup over the group's baseline at the same size: lab1.A for the
+                           reductions, lab5.A.unpadded for the records, transpose_naive for the
+                           transposes (median time over median time, 2 decimals)
+           over OTHER      speedup of BENCH over the benchmark OTHER (2 decimals)
+           pct OTHER       BENCH's throughput as a percentage of OTHER's (1 decimal)
+  *FACTOR  multiplies the value, for example *0.85 for a grading target
+  .Nf      N decimals instead of the field's default
+
+    scripts/cite_figures.py                  # check README.md, labs/*/README.md, docs/*.md
+    scripts/cite_figures.py --fix            # rewrite the marked figures from the JSON
+    scripts/cite_figures.py --json bench/results/nvidia-h200.json labs/lab4_shuffle/README.md
+
+Exit code: 0 every marked figure agrees (or was fixed); 1 some disagree; 2 a marker names an
+unknown benchmark or is malformed, or a file cannot be read.
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shutil
+import sys
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+DEFAULT_JSON = os.path.join("bench", "results", "nvidia-h200.json")
+DEFAULT_FILES = ["README.md", os.path.join("labs", "*", "README.md"), os.path.join("docs", "*.md")]
+
+MARK = re.compile(r"<!-- fig (?P<spec>[^<>\n]*?) -->(?P<text>[^<\n]*)<!-- /fig -->")
+OPENING = re.compile(r"<!--\s*fig\b")
+BASELINE = {"reduce": "lab1.A", "records": "lab5.A.unpadded", "transpose": "transpose_naive"}
+GRADED_SIZE = {"reduce": 1 << 25, "records": 1 << 24, "transpose": 8192}
+DECIMALS = {"us": 1, "ms": 3, "gbps": 0, "x": 2, "over": 2, "pct": 1}
+
+
+class SpecError(ValueError):
+    """A marker that names no benchmark of the JSON, or that cannot be parsed."""
+
+
+def load_results(path):
+    """Returns {(key, size): {"group", "us", "gbps"}} from the median aggregates of PATH."""
+    with open(path) as f:
+        doc = json.load(f)
+    results = {}
+    for b in doc.get("benchmarks", []):
+        if b.get("aggregate_name", "median") != "median":
+            continue
+        # "group/key/size", to which Google Benchmark appends "/iterations:1/repeats:21/...".
+        parts = b.get("run_name", b.get("name", "")).split("/")
+        if len(parts) < 3 or not parts[2].isdigit():
+            continue
+        scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b.get("time_unit", "us")]
+        results[(parts[1], int(parts[2]))] = {"group": parts[0], "us": b["real_time"] * scale,
+                                              "gbps": b.get("bytes_per_second", 0.0) / 1e9}
+    return results
+
+
+def _size(text):
+    m = re.fullmatch(r"2\^(\d+)|(\d+)", text)
+    if not m:
+        raise SpecError(f"size '{text}' is neither 2^N nor a number")
+    return 1 << int(m.group(1)) if m.group(1) else int(m.group(2))
+
+
+def _bench(term, results):
+    """The result named by KEY or KEY@SIZE."""
+    key, _, size = term.partition("@")
+    groups = {r["group"] for (k, _), r in results.items() if k == key}
+    if not groups:
+        raise SpecError(f"no benchmark '{key}' in the JSON")
+    n = _size(size) if size else GRADED_SIZE.get(next(iter(groups)))
+    if (key, n) not in results:
+        raise SpecError(f"no benchmark '{key}' at size {n} in the JSON")
+    return key, n, results[(key, n)]
+
+
+def value(spec, results):
+    """Returns (value, decimals) for the words of a marker."""
+    words = spec.split()
+    if len(words) < 2:
+        raise SpecError(f"'{spec}': expected BENCH FIELD")
+    key, n, r = _bench(words[0], results)
+    field, rest = words[1], words[2:]
+    if field not in DECIMALS:
+        raise SpecError(f"'{spec}': unknown field '{field}' (one of {', '.join(DECIMALS)})")
+    if field in ("us", "ms"):
+        v = r["us"] if field == "us" else r["us"] / 1e3
+    elif field == "gbps":
+        v = r["gbps"]
+    elif field == "x":
+        base = BASELINE.get(r["group"])
+        if (base, n) not in results:
+            raise SpecError(f"'{spec}': no baseline '{base}' at size {n} in the JSON")
+        v = results[(base, n)]["us"] / r["us"]
+    else:
+        if not rest:
+            raise SpecError(f"'{spec}': '{field}' needs another benchmark")
+        other_term = rest.pop(0)
+        # OTHER is taken at BENCH's size unless it names its own.
+        _, _, other = _bench(other_term if "@" in other_term else f"{other_term}@{n}", results)
+        v = other["us"] / r["us"] if field == "over" else 100.0 * r["gbps"] / other["gbps"]
+    decimals = DECIMALS[field]
+    for word in rest:
+        if word.startswith("*"):
+            try:
+                v *= float(word[1:])
+            except ValueError:
+                raise SpecError(f"'{spec}': bad factor '{word}'") from None
+        elif re.fullmatch(r"\.\d+f", word):
+            decimals = int(word[1:-1])
+        else:
+            raise SpecError(f"'{spec}': unexpected word '{word}'")
+    return v, decimals
+
+
+def render(spec, results):
+    """The text a marker must hold: its value, rounded."""
+    v, decimals = value(spec, results)
+    return f"{v:.{decimals}f}"
+
+
+def scan(text, results):
+    """Returns (figures, errors): figures as (line, spec, cited, expected), errors as (line, message)."""
+    figures, errors = [], []
+    starts = {m.start() for m in MARK.finditer(text)}
+    for m in OPENING.finditer(text):
+        if m.start() not in starts:
+            errors.append((text.count("\n", 0, m.start()) + 1,
+                           "malformed marker: expected <!-- fig BENCH FIELD ... -->TEXT<!-- /fig --> on one line"))
+    for m in MARK.finditer(text):
+        line = text.count("\n", 0, m.start()) + 1
+        try:
+            figures.append((line, m.group("spec"), m.group("text"), render(m.group("spec"), results)))
+        except SpecError as e:
+            errors.append((line, str(e)))
+    return figures, errors
+
+
+def fix_text(text, results):
+    """Returns TEXT with every marker's figure taken from RESULTS (markers with errors are left)."""
+
+    def replace(m):
+        try:
+            return f"<!-- fig {m.group('spec')} -->{render(m.group('spec'), results)}<!-- /fig -->"
+        except SpecError:
+            return m.group(0)
+
+    return MARK.sub(replace, text)
+
+
+def default_files(root=ROOT):
+    files = []
+    for pattern in DEFAULT_FILES:
+        files.extend(sorted(glob.glob(os.path.join(root, pattern))))
+    return files
+
+
+def main(argv=None, root=ROOT, out=sys.stdout):
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("files", nargs="*", help="Markdown files (default: README.md, labs/*/README.md, docs/*.md)")
+    parser.add_argument("--json", default=os.path.join(root, DEFAULT_JSON),
+                        help=f"benchmark results (default: {DEFAULT_JSON})")
+    parser.add_argument("--fix", action="store_true", help="rewrite the marked figures from the JSON")
+    args = parser.parse_args(argv)
+    try:
+        results = load_results(args.json)
+    except (OSError, ValueError, KeyError) as e:
+        print(f"cite_figures: cannot read {args.json}: {e}", file=out)
+        return 2
+    files = args.files or default_files(root)
+    wrong = bad = total = 0
+    for path in files:
+        name = os.path.relpath(path, root)
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+        except OSError as e:
+            print(f"cite_figures: cannot read {name}: {e}", file=out)
+            bad += 1
+            continue
+        figures, errors = scan(text, results)
+        total += len(figures)
+        for line, message in errors:
+            print(f"{name}:{line}: {message}", file=out)
+        bad += len(errors)
+        differ = [f for f in figures if f[2] != f[3]]
+        for line, spec, cited, expected in differ:
+            verb = "fixed" if args.fix else "cites"
+            print(f"{name}:{line}: fig {spec}: {verb} {cited}, the JSON gives {expected}", file=out)
+        if differ and args.fix:
+            fixed = fix_text(text, results)
+            tmp = path + ".cite_figures.tmp"
+            with open(tmp, "w", encoding="utf-8") as f:
+                f.write(fixed)
+            shutil.copymode(path, tmp)
+            os.replace(tmp, path)
+        elif differ:
+            wrong += len(differ)
+    source = os.path.relpath(args.json, root)
+    if bad:
+        print(f"cite_figures: {bad} marker(s) or file(s) could not be checked", file=out)
+        return 2
+    if wrong:
+        print(f"cite_figures: {wrong} of {total} cited figures disagree with {source}; "
+              "run scripts/cite_figures.py --fix", file=out)
+        return 1
+    print(f"cite_figures: {total} cited figures in {len(files)} files agree with {source}", file=out)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
