@@ -43,6 +43,9 @@ endif()
 add_library(course_kernel_env_emu INTERFACE)
 target_link_libraries(course_kernel_env_emu INTERFACE course_headers)
 target_compile_definitions(course_kernel_env_emu INTERFACE COURSE_EMULATE)
+# Line tables in the emulator's lab objects: a kernel's fault then names its line of the
+# lab file (the grader reads them with addr2line; grader/core/code_place.hpp).
+target_compile_options(course_kernel_env_emu INTERFACE -g)
 
 # The arguments of course_cc_guard (grader/guard/) for a student's file of `lab`: what the
 # file may include besides CUDA and standard headers, and its display name.

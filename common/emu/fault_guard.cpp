@@ -26,10 +26,12 @@ void on_signal(int sig, siginfo_t* info, void* uctx) {
     g_record.signal = sig;
     g_record.address = sig == SIGALRM ? 0 : reinterpret_cast<std::uintptr_t>(info->si_addr);
     g_record.write = -1;
+    g_record.pc = 0;
 #if defined(__x86_64__) && defined(__linux__)
     if ((sig == SIGSEGV || sig == SIGBUS) && uctx != nullptr) {
         // Bit 1 of the page-fault error code: the access was a write.
         g_record.write = (static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_ERR] & 2) ? 1 : 0;
+        g_record.pc = static_cast<std::uintptr_t>(static_cast<ucontext_t*>(uctx)->uc_mcontext.gregs[REG_RIP]);
     }
 #else
     (void)uctx;

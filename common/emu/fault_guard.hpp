@@ -12,6 +12,7 @@ struct record {
     int signal = 0;
     std::uintptr_t address = 0;
     int write = -1;  // 1 write, 0 read, -1 unknown
+    std::uintptr_t pc = 0;  // the faulting instruction, where the platform tells (x86-64 Linux)
 };
 
 // The jump target of the launch in progress.

@@ -1,6 +1,9 @@
 // Runs emulated blocks: one fiber per thread, real barriers, warp operations that
 // exchange values among the lanes their mask names, and diagnoses for everything a GPU
 // would hang on or leave undefined.
+#include <dlfcn.h>
+#include <link.h>
+
 #include <csetjmp>
 #include <csignal>
 #include <cstdio>
@@ -297,6 +300,25 @@ void run_block() {
     g_current = nullptr;
 }
 
+// " [at exe+0x...]": where in the worker's executable the faulting instruction lies, for
+// the grader to turn into a line of the lab file (the sandboxed worker cannot read its own
+// binary's line tables; the grader can). "" when the instruction is not in the executable.
+std::string code_place(std::uintptr_t pc) {
+    Dl_info info{};
+    if (pc == 0 || dladdr(reinterpret_cast<void*>(pc), &info) == 0 || info.dli_fbase == nullptr) return "";
+    // The emulator is linked into the worker: its own address names the executable.
+    Dl_info self{};
+    if (dladdr(reinterpret_cast<void*>(&code_place), &self) == 0 || info.dli_fbase != self.dli_fbase) return "";
+    // A position-independent executable's addresses are offsets from where it was loaded;
+    // a fixed-address one's are absolute. The ELF header, mapped at the base, says which.
+    const auto* header = static_cast<const ElfW(Ehdr)*>(info.dli_fbase);
+    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(info.dli_fbase);
+    const std::uintptr_t address = header->e_type == ET_DYN ? pc - base : pc;
+    char buf[48];
+    std::snprintf(buf, sizeof buf, " [at exe+0x%llx]", static_cast<unsigned long long>(address));
+    return buf;
+}
+
 std::string fault_message() {
     const fault::record& f = fault::last();
     std::string who = "kernel '" + std::string(g_block.kernel) + "', block " + triple(g_block_idx);
@@ -316,7 +338,7 @@ std::string fault_message() {
         place = f.address < 65536 ? std::string("a null pointer (address ") + buf + ")"
                                   : std::string("address ") + buf + ", which is in no device buffer";
     }
-    return who + ": out-of-bounds " + what + ": " + place;
+    return who + ": out-of-bounds " + what + ": " + place + code_place(f.pc);
 }
 
 void validate(const char* name, dim3 grid, dim3 block) {

@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include "core/code_place.hpp"
 #include "core/hints.hpp"
 #include "core/inputs.hpp"
 #include "core/report.hpp"
@@ -253,6 +254,18 @@ void run_parts(const session& s, const std::vector<std::string>& ids, worker_lim
     }
 }
 
+// The line of the lab file at an address of the worker's executable (the emulator's
+// fault messages carry one), through addr2line and the line tables of the lab objects.
+std::string lab_file_line(const session& s, const std::string& hex) {
+    static const std::string tool = find_tool("addr2line");
+    if (tool.empty() || hex.rfind("0x", 0) != 0) return "";
+    worker_limits limits;
+    limits.quiet_seconds = limits.total_seconds = 20;
+    limits.output_counts_as_activity = true;
+    const worker_run run = run_worker({tool, "-e", s.worker, "-i", hex}, limits);
+    return run.exited_normally() && run.exit_code == 0 ? line_in_file(run.output_tail, "kernels.cu") : "";
+}
+
 void correctness_phase(const session& s, std::map<std::string, part_result>& results) {
     const bool emulated = s.backend == "emulated";
     const auto& sizes = emulated ? s.pol.sizes_emulated : s.pol.sizes;
@@ -287,7 +300,8 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
         [&](const nlohmann::json& ev) {
             const std::string type = ev.value("event", "");
             if (type == "case_end") {
-                const case_record rec = ev.at("record").get<case_record>();
+                case_record rec = ev.at("record").get<case_record>();
+                rec.detail = place_code(rec.detail, [&](const std::string& hex) { return lab_file_line(s, hex); });
                 records[rec.part].push_back(rec);
             } else if (type == "part_correctness") {
                 auto& c = results[ev.value("part", "")].correctness;

@@ -1,0 +1,19 @@
+#pragma once
+// The CPU emulator marks where a faulting kernel instruction lies in the worker's
+// executable (" [at exe+0x1a2b]"); the sandboxed worker cannot read its own line tables,
+// so the grader turns the mark into a line of the lab file.
+#include <functional>
+#include <string>
+
+namespace course {
+
+// Replaces each " [at exe+0xHEX]" in `text` with " (at FILE:LINE)" from `resolve`, which
+// maps "0xHEX" to addr2line's output for it; a mark `resolve` cannot place is dropped.
+std::string place_code(const std::string& text, const std::function<std::string(const std::string& hex)>& resolve);
+
+// From `addr2line -i` output (the innermost location first, then the functions it was
+// inlined into): "kernels.cu:23" for the first location in a file named `file_name`, or
+// "" when there is none ("??:0", a system header).
+std::string line_in_file(const std::string& addr2line_output, const std::string& file_name);
+
+}  // namespace course

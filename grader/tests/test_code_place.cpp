@@ -1,0 +1,30 @@
+#include <doctest/doctest.h>
+
+#include "core/code_place.hpp"
+
+using namespace course;
+
+TEST_CASE("a fault's code address becomes a line of the lab file") {
+    const std::string detail =
+        "kernel 'reduce_divergent', block (0,0,0), thread (3,0,0): out-of-bounds write: index 300, past the end of "
+        "device buffer 'output' [at exe+0x1a2b]";
+    const auto resolve = [](const std::string& hex) { return hex == "0x1a2b" ? std::string("kernels.cu:17") : ""; };
+    CHECK(place_code(detail, resolve) ==
+          "kernel 'reduce_divergent', block (0,0,0), thread (3,0,0): out-of-bounds write: index 300, past the end of "
+          "device buffer 'output' (at kernels.cu:17)");
+}
+
+TEST_CASE("a mark that cannot be placed is dropped; text without one is kept") {
+    const auto none = [](const std::string&) { return std::string(); };
+    CHECK(place_code("out-of-bounds read: address 0x10 [at exe+0x99]", none) == "out-of-bounds read: address 0x10");
+    CHECK(place_code("wrong sum", none) == "wrong sum");
+    CHECK(place_code("unclosed [at exe+0x12", none) == "unclosed [at exe+0x12");
+}
+
+TEST_CASE("addr2line output: the first location in the lab file") {
+    CHECK(line_in_file("/work/labs/lab1_divergent/kernels.cu:17\n", "kernels.cu") == "kernels.cu:17");
+    CHECK(line_in_file("/usr/include/c++/12/bits/stl_algobase.h:233\n/tmp/x/kernels.cu:41 (discriminator 3)\n",
+                       "kernels.cu") == "kernels.cu:41");
+    CHECK(line_in_file("??:0\n", "kernels.cu") == "");
+    CHECK(line_in_file("/tmp/x/kernels.cu:?\n", "kernels.cu") == "");
+}
