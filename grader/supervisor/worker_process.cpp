@@ -27,6 +27,45 @@ void append_head(std::string& head, const char* data, std::size_t n, std::size_t
     if (head.size() < limit) head.append(data, std::min(n, limit - head.size()));
 }
 
+// The process groups of the workers running now. A Ctrl-C (or a SIGTERM) reaches only the
+// grader's own process group, not the workers' (each has its own, so a hang can be killed
+// whole): the handler kills theirs too, then ends the grader as the signal would have.
+constexpr int max_groups = 64;
+volatile sig_atomic_t g_groups[max_groups] = {};
+
+void stop_workers_and_die(int sig) {
+    for (int i = 0; i < max_groups; ++i)
+        if (g_groups[i] > 0) kill(-static_cast<pid_t>(g_groups[i]), SIGKILL);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+void install_stop_handlers() {
+    for (int sig : {SIGINT, SIGTERM, SIGHUP}) {
+        struct sigaction old{};
+        sigaction(sig, nullptr, &old);
+        if (old.sa_handler != SIG_DFL) continue;  // ours already, or the program's own choice
+        struct sigaction sa{};
+        sa.sa_handler = stop_workers_and_die;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sig, &sa, nullptr);
+    }
+}
+
+// Records a running group (`pgid` > 0) or forgets it (`-pgid`).
+void track_group(pid_t pgid, bool running) {
+    for (int i = 0; i < max_groups; ++i) {
+        if (running && g_groups[i] == 0) {
+            g_groups[i] = pgid;
+            return;
+        }
+        if (!running && g_groups[i] == pgid) {
+            g_groups[i] = 0;
+            return;
+        }
+    }
+}
+
 [[noreturn]] void child_fails(const std::string& msg) {
     (void)!write(STDERR_FILENO, msg.data(), msg.size());
     _exit(127);
@@ -118,6 +157,8 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
         exec_child(argv, events_pipe[1], output_pipe[1], env, limits);
     }
     setpgid(pid, pid);
+    install_stop_handlers();
+    track_group(pid, true);
     close(events_pipe[1]);
     close(output_pipe[1]);
 
@@ -189,6 +230,7 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
         // The worker closed its pipes; make sure nothing it started lingers.
         kill(-pid, SIGKILL);
     }
+    track_group(pid, false);
     if (WIFEXITED(status)) {
         run.exit_code = WEXITSTATUS(status);
         if (run.exit_code == 127 && run.events.empty()) run.spawn_failed = true;

@@ -1,6 +1,13 @@
 #include <doctest/doctest.h>
 
 #include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
 
 #include "supervisor/worker_process.hpp"
 
@@ -67,4 +74,39 @@ TEST_CASE("output can be kept from its start, and every byte is counted") {
     const worker_run run = run_worker({"/bin/sh", "-c", "printf 0123456789"}, limits);
     CHECK(run.output_tail == "0123");
     CHECK(run.output_bytes == 10);
+}
+
+TEST_CASE("a Ctrl-C of the program that runs a worker stops the worker's whole group") {
+    const std::string pid_file = std::filesystem::temp_directory_path() / "course_test_group_pid";
+    std::remove(pid_file.c_str());
+    const pid_t runner = fork();
+    REQUIRE(runner >= 0);
+    if (runner == 0) {
+        // As in the grader, which leaves SIGINT as it finds it (doctest catches it here).
+        signal(SIGINT, SIG_DFL);
+        // The worker writes its process group and starts a grandchild that would outlive it.
+        run_worker({"/bin/sh", "-c", "echo $$ > " + pid_file + "; sleep 30 & wait"}, {60, 60});
+        _exit(0);
+    }
+    pid_t group = 0;
+    for (int i = 0; i < 200 && group == 0; ++i) {
+        usleep(20000);
+        std::ifstream in(pid_file);
+        in >> group;
+    }
+    REQUIRE(group > 0);
+    kill(runner, SIGINT);
+    int status = 0;
+    waitpid(runner, &status, 0);
+    CHECK(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGINT);
+    // No process of the worker's group is left (once its parent, the init process, has
+    // reaped them: allow it a few seconds).
+    bool gone = false;
+    for (int i = 0; i < 100 && !gone; ++i) {
+        gone = kill(-group, 0) == -1 && errno == ESRCH;
+        if (!gone) usleep(50000);
+    }
+    CHECK(gone);
+    std::remove(pid_file.c_str());
 }
