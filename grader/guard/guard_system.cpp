@@ -37,17 +37,6 @@ worker_run run_bounded(const std::vector<std::string>& argv, const bounds& b, st
     return run_worker(argv, limits, {}, {"LC_ALL=C", "SOURCE_DATE_EPOCH=" + source_date_epoch()});
 }
 
-std::string find_program(const std::string& name) {
-    if (name.find('/') != std::string::npos) return ::access(name.c_str(), X_OK) == 0 ? name : "";
-    const char* path = std::getenv("PATH");
-    std::stringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
-    for (std::string dir; std::getline(dirs, dir, ':');) {
-        const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    }
-    return "";
-}
-
 std::string real_path(const std::string& path) {
     char buf[PATH_MAX];
     return ::realpath(path.c_str(), buf) != nullptr ? std::string(buf) : "";

@@ -24,8 +24,7 @@ struct bounds {
 // every pass over the file.
 worker_run run_bounded(const std::vector<std::string>& argv, const bounds& b, std::size_t keep_bytes);
 
-// `name` if it holds a '/', else its first executable match on PATH; "" when none.
-std::string find_program(const std::string& name);
+using course::find_program;  // supervisor/worker_process.hpp
 
 // The absolute path with every symlink resolved, "" when it does not resolve.
 std::string real_path(const std::string& path);

@@ -42,6 +42,20 @@ def lab_folders(root=ROOT):
     return out
 
 
+def lab_arguments(argv, prog, usage):
+    """(build, lab, options) from `--build-dir BUILD LAB [options...]`, or None after saying
+    what is wrong (the caller exits 2)."""
+    if len(argv) < 3 or argv[0] != "--build-dir":
+        print(f"usage: {usage}", file=sys.stderr)
+        return None
+    build, lab, options = argv[1], argv[2], argv[3:]
+    folders = lab_folders()
+    if lab not in folders:
+        print(f"{prog}: unknown lab '{lab}'. The labs are: {' '.join(folders)}", file=sys.stderr)
+        return None
+    return build, lab, options
+
+
 def read_cache(build):
     """The CMakeCache.txt entries of a build folder as {name: value}; {} when it has none."""
     entries = {}

@@ -61,14 +61,10 @@ def report_build_failure(build, lab, folder, cache, outcome, options):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[0] != "--build-dir":
-        print("usage: grade_lab.py --build-dir BUILD LAB [--no-build] [grader options]", file=sys.stderr)
+    parsed = course_build.lab_arguments(argv, "grade", "grade_lab.py --build-dir BUILD LAB [--no-build] [grader options]")
+    if parsed is None:
         return 2
-    build, lab, options = argv[1], argv[2], argv[3:]
-    folders = course_build.lab_folders()
-    if lab not in folders:
-        print(f"grade: unknown lab '{lab}'. The labs are: {' '.join(folders)}", file=sys.stderr)
-        return 2
+    build, lab, options = parsed
     # Asking for the grader's help builds nothing.
     no_build = "--no-build" in options or "--help" in options or "-h" in options
     options = [o for o in options if o != "--no-build"]
@@ -84,7 +80,7 @@ def main(argv):
             if outcome.changed and not quiet:
                 print(f"[grade] rebuilt {lab} in {outcome.seconds:.1f} s", file=sys.stderr)
             if outcome.status == "student":
-                return report_build_failure(build, lab, folders[lab], cache, outcome, options)
+                return report_build_failure(build, lab, course_build.lab_folders()[lab], cache, outcome, options)
             if outcome.status == "infra":
                 print(outcome.log[-6000:], file=sys.stderr)
                 raise Problem(f"the build of {lab} failed, and not in your file (the messages above say why; "

@@ -149,14 +149,10 @@ def watch(build, lab, options):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[0] != "--build-dir":
-        print("usage: ./grade watch LAB [grader options]", file=sys.stderr)
+    parsed = course_build.lab_arguments(argv, "grade watch", "./grade watch LAB [grader options]")
+    if parsed is None:
         return 2
-    build, lab, options = argv[1], argv[2], argv[3:]
-    folders = course_build.lab_folders()
-    if lab not in folders:
-        print(f"grade watch: unknown lab '{lab}'. The labs are: {' '.join(folders)}", file=sys.stderr)
-        return 2
+    build, lab, options = parsed
     if "--no-build" in options:
         print("grade watch: --no-build makes no sense here: watch rebuilds on every change", file=sys.stderr)
         return 2

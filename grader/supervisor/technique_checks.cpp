@@ -31,12 +31,8 @@ check_result skipped(const char* name, const std::string& why) { return {name, c
 }  // namespace
 
 std::string find_tool(const std::string& name) {
-    const char* path = std::getenv("PATH");
-    std::stringstream dirs(path ? path : "");
-    for (std::string dir; std::getline(dirs, dir, ':');) {
-        const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
-        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-    }
+    const std::string found = find_program(name);
+    if (!found.empty()) return found;
     const std::string cuda = "/usr/local/cuda/bin/" + name;
     return ::access(cuda.c_str(), X_OK) == 0 ? cuda : "";
 }

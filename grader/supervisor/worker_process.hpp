@@ -52,4 +52,8 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
                       const std::function<void(const nlohmann::json&)>& on_event = {},
                       const std::vector<std::string>& extra_env = {});
 
+// `name` if it holds a '/' (and is executable), else its first executable match on PATH
+// (/usr/bin:/bin when PATH is unset); "" when none.
+std::string find_program(const std::string& name);
+
 }  // namespace course
