@@ -11,14 +11,14 @@ function(course_warnings target)
 endfunction()
 
 set(ext_gpu cu)
-set(ext_emu cpp)
+set(ext_emulated cpp)
 
 # The backends this build makes: the GPU one when nvcc is there, the CPU emulator always.
 set(COURSE_BACKENDS "")
 if(COURSE_GPU)
   list(APPEND COURSE_BACKENDS gpu)
 endif()
-list(APPEND COURSE_BACKENDS emu)
+list(APPEND COURSE_BACKENDS emulated)
 
 # The student file of `folder` when taken from `source` (labs, solutions or a folder).
 function(course_lab_file out source folder)
@@ -40,12 +40,12 @@ target_link_libraries(course_kernel_env_gpu INTERFACE course_headers)
 if(COURSE_GPU AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.8)
   target_compile_options(course_kernel_env_gpu INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:-static-global-template-stub=false>)
 endif()
-add_library(course_kernel_env_emu INTERFACE)
-target_link_libraries(course_kernel_env_emu INTERFACE course_headers)
-target_compile_definitions(course_kernel_env_emu INTERFACE COURSE_EMULATE)
+add_library(course_kernel_env_emulated INTERFACE)
+target_link_libraries(course_kernel_env_emulated INTERFACE course_headers)
+target_compile_definitions(course_kernel_env_emulated INTERFACE COURSE_EMULATE)
 # Line tables in the emulator's lab objects: a kernel's fault then names its line of the
 # lab file (the grader reads them with addr2line; grader/core/code_place.hpp).
-target_compile_options(course_kernel_env_emu INTERFACE -g)
+target_compile_options(course_kernel_env_emulated INTERFACE -g)
 
 # The arguments of course_cc_guard (grader/guard/) for a student's file of `lab`: what the
 # file may include besides CUDA and standard headers, and its display name.

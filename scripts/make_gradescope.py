@@ -50,7 +50,7 @@ def course_files():
 def reference_objects(lab):
     """Compiles the reference kernels `lab` needs for the emulator; {object name: path}."""
     build = tempfile.mkdtemp(prefix="gradescope-build-")
-    targets = sorted({f"{lab}_reference_solutions_emu", "lab1_reference_solutions_emu"})
+    targets = sorted({f"{lab}_reference_solutions_emulated", "lab1_reference_solutions_emulated"})
     subprocess.run(["cmake", "-S", ROOT, "-B", build, "-DCOURSE_GPU=OFF", "-DBUILD_TESTING=OFF",
                     "-DCMAKE_BUILD_TYPE=Release"], check=True, stdout=subprocess.DEVNULL)
     subprocess.run(["cmake", "--build", build, "-j", str(os.cpu_count() or 2), "--target", *targets],

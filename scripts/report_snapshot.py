@@ -4,7 +4,7 @@ submissions) with one fixed seed, and keeps what a refactor of the grader must n
 each report's verdict, score, and per part the points, the penalty, the checks' statuses and
 the correctness failures.  `compare` then tells two snapshots apart.
 
-    scripts/report_snapshot.py take BUILD_DIR OUT.json [--backend emu|gpu|both] [--seed N]
+    scripts/report_snapshot.py take BUILD_DIR OUT.json [--backend emulated|gpu|both] [--seed N]
     scripts/report_snapshot.py compare BEFORE.json AFTER.json
 
 Run `take` before and after a change (on the emulator here, on the GPU on a GPU machine)
@@ -59,7 +59,7 @@ def take(args) -> int:
     if not grader.exists():
         print(f"report_snapshot: {grader} is missing: build first", file=sys.stderr)
         return 2
-    backends = ["emu", "gpu"] if args.backend == "both" else [args.backend]
+    backends = ["emulated", "gpu"] if args.backend == "both" else [args.backend]
     snapshot = {}
     with tempfile.TemporaryDirectory() as tmp:
         for folder in worker_dirs(build):
@@ -72,7 +72,7 @@ def take(args) -> int:
                     json_path.unlink(missing_ok=True)
                     command = [str(grader), lab, "--worker-dir", str(folder), "--seed", str(args.seed),
                                "--json", str(json_path), "--quiet", "--no-color"]
-                    if backend == "emu":
+                    if backend == "emulated":
                         command.append("--emulate")
                     done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
                     entry = {"returncode": done.returncode}
@@ -108,7 +108,7 @@ def main() -> int:
     taking = commands.add_parser("take")
     taking.add_argument("build")
     taking.add_argument("out")
-    taking.add_argument("--backend", choices=["emu", "gpu", "both"], default="emu")
+    taking.add_argument("--backend", choices=["emulated", "gpu", "both"], default="emulated")
     taking.add_argument("--seed", type=int, default=7)
     comparing = commands.add_parser("compare")
     comparing.add_argument("before")

@@ -1,5 +1,5 @@
 // Semantics that the CPU emulator and a real GPU must agree on. The same file runs
-// against both backends (test_emu_agreement_emu, test_emu_agreement_gpu).
+// against both backends (test_emu_agreement_emulated, test_emu_agreement_gpu).
 #include <doctest/doctest.h>
 
 #include <numeric>

@@ -108,8 +108,8 @@ def main(argv=None):
     if args.gpus and args.gpus != "all" and not gpus:
         print(f"grade batch: no GPUs in '{args.gpus}'", file=sys.stderr)
         return 2
-    backend = "gpu" if gpus and recipe.has(args.lab, "gpu") else "emu"
-    if backend == "emu" and not args.emulate:
+    backend = "gpu" if gpus and recipe.has(args.lab, "gpu") else "emulated"
+    if backend == "emulated" and not args.emulate:
         print("grade batch: no GPU: grading correctness only, on the CPU emulator", file=sys.stderr)
 
     # Make sure the course's objects are built (a no-op when they are).
@@ -204,7 +204,7 @@ def main(argv=None):
         report = os.path.join(d, "report.json")
         cmd = [recipe.grader, args.lab, "--worker-dir", built.worker_dir, "--quiet", "--no-color", "--json", report,
                "--gradescope", os.path.join(d, "results.json"), "--text", os.path.join(d, "report.txt")]
-        if backend == "emu":
+        if backend == "emulated":
             cmd.append("--emulate")
         if args.policy:
             cmd += ["--policy", os.path.abspath(args.policy)]

@@ -9,7 +9,7 @@
 
 namespace course::rules {
 
-enum class backend { gpu, emu };
+enum class backend { gpu, emulated };
 
 // The text of `nm -P`, `readelf -SW`, `readelf -rW`, `readelf -sW` and
 // `objdump -dr --no-show-raw-insn` on one object.

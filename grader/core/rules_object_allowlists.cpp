@@ -83,7 +83,7 @@ bool weak_scope_allowed(backend b, const std::string& scope, const std::string& 
         "atomicMax", "atomicCAS", "atomicInc", "atomicDec", "rsqrtf", "__fdividef", "__expf", "__fadd_rn",
         "__fmul_rn", "min", "max", "__threadfence", "__threadfence_block", "make_float2", "make_float4",
         "make_int2", "make_int4", "make_uint2", "make_uint3", "make_uint4", "make_double2"};
-    if (b == backend::emu) return emu_scopes.count(scope) != 0 || (scope.empty() && emu_globals.count(global_name) != 0);
+    if (b == backend::emulated) return emu_scopes.count(scope) != 0 || (scope.empty() && emu_globals.count(global_name) != 0);
     return gpu_scopes.count(scope) != 0 ||
            (scope.empty() && (starts_with(global_name, "nvtx") || starts_with(global_name, "InitializeInjectionNvtx")));
 }

@@ -48,7 +48,7 @@ def grade(root):
     os.makedirs(os.path.dirname(path))
     with open(path, "wb") as f:
         f.write(data)
-    built = recipe.build(lab, "emu", path, scratch, timeout=600)
+    built = recipe.build(lab, "emulated", path, scratch, timeout=600)
     if not built.ok:
         log = "\n".join(built.log.strip().splitlines()[-40:])
         if built.rejected:

@@ -11,4 +11,4 @@ fi
 # The reference kernels come compiled in prebuilt/: the package holds no solutions/.
 cmake -S "$root/source" -B "$root/build" -DCOURSE_GPU=OFF -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
       -DCOURSE_PREBUILT_DIR="$root/source/prebuilt"
-cmake --build "$root/build" -j "$(nproc)" --target "$lab" "batch_${lab}_emu"
+cmake --build "$root/build" -j "$(nproc)" --target "$lab" "batch_${lab}_emulated"

@@ -88,7 +88,7 @@ private:
     }
 
     bool setup() {
-        backend_ = o_.backend_name == "gpu" ? backend::gpu : backend::emu;
+        backend_ = o_.backend_name == "gpu" ? backend::gpu : backend::emulated;
         const std::string compiler = guard::find_program(o_.command[0]);
         if (compiler.empty()) return setup_fails("cannot find the compiler " + o_.command[0]);
         o_.command[0] = compiler;
@@ -406,7 +406,7 @@ int main(int argc, char** argv) {
 
     CLI::App app{"Checks and compiles a student's lab file: course_cc_guard [options] -- <compile command>"};
     app.add_option("--lab", o.lab, "the lab (lab1 ... lab5)")->required();
-    app.add_option("--backend", o.backend_name, "gpu or emu")->required()->check(CLI::IsMember({"gpu", "emu"}));
+    app.add_option("--backend", o.backend_name, "gpu or emulated")->required()->check(CLI::IsMember({"gpu", "emulated"}));
     app.add_option("--source", o.source, "the student's kernels.cu")->required();
     app.add_option("--namespace", o.ns, "the namespace LAB_IMPL names, e.g. lab3_student")->required();
     app.add_option("--display-name", o.display, "how messages name the file (default: --source)");

@@ -123,7 +123,7 @@ def classify(log, lab):
             return "student", "rejected" if refused else "compile_error"
     # A kernel or constant the binding needs that the file lacks (or defines twice) fails the
     # worker's link, naming the student's namespace.
-    worker = re.compile(rf"(CMakeFiles/{lab}_worker_(gpu|emu)\.dir/|bin/{lab}_worker_(gpu|emu)$)")
+    worker = re.compile(rf"(CMakeFiles/{lab}_worker_(gpu|emulated)\.dir/|bin/{lab}_worker_(gpu|emulated)$)")
     if any(worker.search(where) for where, _ in failed):
         if re.search(rf"(undefined reference|multiple definition)[^\n]*{lab}_student", log):
             return "student", "link_error"

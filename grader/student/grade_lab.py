@@ -34,7 +34,7 @@ def grader_args(build, lab, options):
 def built(build, lab):
     b = Path(build, "bin")
     return os.access(b / "grader", os.X_OK) and any(
-        os.access(b / f"{lab}_worker_{k}", os.X_OK) for k in ("gpu", "emu"))
+        os.access(b / f"{lab}_worker_{k}", os.X_OK) for k in ("gpu", "emulated"))
 
 
 def report_build_failure(build, lab, folder, cache, outcome, options):

@@ -130,10 +130,27 @@ std::pair<nlohmann::json, std::string> describe(const std::string& worker) {
     return {nlohmann::json(), "the worker " + run.describe_end() + ": " + last_lines(run.output_tail, 5)};
 }
 
+// The graded file and its object: the caller's, else what the build recorded beside the
+// worker (<worker>.json), else what an older worker reports in its hello.
+std::pair<std::string, std::string> student_files(const grade_options& opt, const std::string& worker,
+                                                  const nlohmann::json& hello) {
+    std::string source = hello.value("student_source", ""), object = hello.value("student_object", "");
+    if (std::ifstream in(worker + ".json"); in) {
+        const auto recorded = nlohmann::json::parse(in, nullptr, false);
+        if (recorded.is_object()) {
+            source = recorded.value("student_source", source);
+            object = recorded.value("student_object", object);
+        }
+    }
+    if (!opt.student_source.empty()) source = opt.student_source;
+    if (!opt.student_object.empty()) object = opt.student_object;
+    return {source, object};
+}
+
 // Picks the backend and learns the lab's parts. Returns "" or an infrastructure error.
 std::string environment_check(session& s, lab_result& r) {
     const std::string gpu = worker_path(s.opt, "gpu");
-    const std::string emu = worker_path(s.opt, "emu");
+    const std::string emu = worker_path(s.opt, "emulated");
     nlohmann::json hello;
     std::string why_not_gpu;
     if (s.opt.force_emulate) {
@@ -163,8 +180,9 @@ std::string environment_check(session& s, lab_result& r) {
     r.backend = s.backend;
     r.device = hello["device"].value("name", "unknown device");
     if (hello["sandbox"].is_object()) r.notes.push_back(hello["sandbox"].value("note", "Sandbox: not reported."));
-    s.student_source = hello.value("student_source", "");
-    s.student_object = hello.value("student_object", "");
+    const auto [source, object] = student_files(s.opt, s.worker, hello);
+    s.student_source = source;
+    s.student_object = object;
     describe_source(s.opt, s.student_source, s.worker, r);
     for (const auto& p : hello["parts"]) {
         s.parts.push_back({p.value("id", ""), p.value("title", ""), p.value("kernel", ""), p.value("kind", ""),

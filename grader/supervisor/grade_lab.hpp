@@ -11,8 +11,12 @@ namespace course {
 
 struct grade_options {
     std::string lab;
-    std::string worker_dir;  // holds <lab>_worker_gpu and <lab>_worker_emu
+    std::string worker_dir;  // holds <lab>_worker_gpu and <lab>_worker_emulated
     bool force_emulate = false;
+    // The graded lab file and the object compiled from it (the technique checks read both).
+    // "" = what the build recorded beside the worker: <worker>.json (cmake/course_labs.cmake).
+    // Batch grading links a worker per submission and names them here.
+    std::string student_source, student_object;
     std::optional<std::uint64_t> seed;
     std::string benchmark_out;
     bool sanitize = false;  // run compute-sanitizer memcheck and racecheck (GPU only)

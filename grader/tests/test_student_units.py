@@ -17,25 +17,25 @@ import progress  # noqa: E402
 import watch  # noqa: E402
 
 MAKE_COMPILE_ERROR = """\
-[ 96%] Building CXX object grader/CMakeFiles/lab1_student_labs_emu.dir/generated/lab1_student_labs_emu.cpp.o
+[ 96%] Building CXX object grader/CMakeFiles/lab1_student_labs_emulated.dir/generated/lab1_student_labs_emulated.cpp.o
 labs/lab1_divergent/kernels.cu: In function 'void lab1_student::reduce_divergent(const float*, float*, unsigned int)':
 labs/lab1_divergent/kernels.cu:7:45: error: 'sdata' was not declared in this scope
     7 |     if (threadIdx.x == 0) out[blockIdx.x] = sdata[0];
       |                                             ^~~~~
 /course/grader/supervisor/grade_lab.cpp:112:38: warning: missing initializer for member 'cpu_seconds'
   112 |     const worker_run run = run_worker(argv, {60, 120});
-gmake[3]: *** [grader/CMakeFiles/lab1_student_labs_emu.dir/build.make:76: grader/CMakeFiles/lab1_student_labs_emu.dir/generated/lab1_student_labs_emu.cpp.o] Error 1
-gmake[2]: *** [CMakeFiles/Makefile2:1234: grader/CMakeFiles/lab1_student_labs_emu.dir/all] Error 2
+gmake[3]: *** [grader/CMakeFiles/lab1_student_labs_emulated.dir/build.make:76: grader/CMakeFiles/lab1_student_labs_emulated.dir/generated/lab1_student_labs_emulated.cpp.o] Error 1
+gmake[2]: *** [CMakeFiles/Makefile2:1234: grader/CMakeFiles/lab1_student_labs_emulated.dir/all] Error 2
 gmake[1]: *** [CMakeFiles/Makefile2:1300: grader/CMakeFiles/lab1.dir/rule] Error 2
 gmake: *** [Makefile:719: lab1] Error 2
 """
 
 MAKE_REFUSED = """\
-[ 96%] Building CXX object grader/CMakeFiles/lab1_student_labs_emu.dir/generated/lab1_student_labs_emu.cpp.o
+[ 96%] Building CXX object grader/CMakeFiles/lab1_student_labs_emulated.dir/generated/lab1_student_labs_emulated.cpp.o
 labs/lab1_divergent/kernels.cu:3: error: #include <cstdio> is not allowed
     #include <cstdio>
 course_cc_guard: labs/lab1_divergent/kernels.cu was not compiled (docs/grading.md says what a lab file may hold)
-gmake[3]: *** [grader/CMakeFiles/lab1_student_labs_emu.dir/build.make:76: grader/CMakeFiles/lab1_student_labs_emu.dir/generated/lab1_student_labs_emu.cpp.o] Error 3
+gmake[3]: *** [grader/CMakeFiles/lab1_student_labs_emulated.dir/build.make:76: grader/CMakeFiles/lab1_student_labs_emulated.dir/generated/lab1_student_labs_emulated.cpp.o] Error 3
 gmake: *** [Makefile:719: lab1] Error 2
 """
 
@@ -48,11 +48,11 @@ ninja: build stopped: subcommand failed.
 """
 
 MAKE_LINK_ERROR = """\
-[ 96%] Linking CXX executable ../bin/lab1_worker_emu
-/usr/bin/ld: CMakeFiles/lab1_student_binding_emu.dir/__/generated/lab1_student_binding_emu.cpp.o: in function `lab1_student::parts()':
-lab1_student_binding_emu.cpp:(.text+0x248): undefined reference to `lab1_student::reduce_divergent(float const*, float*, unsigned int)'
+[ 96%] Linking CXX executable ../bin/lab1_worker_emulated
+/usr/bin/ld: CMakeFiles/lab1_student_binding_emulated.dir/__/generated/lab1_student_binding_emulated.cpp.o: in function `lab1_student::parts()':
+lab1_student_binding_emulated.cpp:(.text+0x248): undefined reference to `lab1_student::reduce_divergent(float const*, float*, unsigned int)'
 collect2: error: ld returned 1 exit status
-gmake[3]: *** [grader/CMakeFiles/lab1_worker_emu.dir/build.make:120: bin/lab1_worker_emu] Error 1
+gmake[3]: *** [grader/CMakeFiles/lab1_worker_emulated.dir/build.make:120: bin/lab1_worker_emulated] Error 1
 gmake: *** [Makefile:719: lab1] Error 2
 """
 

@@ -291,14 +291,14 @@ TEST_CASE("preprocessed: a raw string cannot hide lines behind a fake line marke
 
 TEST_CASE("diagnostics: gcc messages about the student's file, with its display name") {
     const std::string out =
-        "In file included from w_emu.cpp:4:\n"
+        "In file included from w_emulated.cpp:4:\n"
         "/c/labs/lab3_unrolled/kernels.cu: In function 'void lab3_student::f()':\n"
         "/c/labs/lab3_unrolled/kernels.cu:4:23: error: 'undefined_thing' was not declared in this scope\n"
         "    4 |     out[blockIdx.x] = undefined_thing + 1;\n"
         "      |                       ^~~~~~~~~~~~~~~\n"
         "In file included from /usr/include/c++/12/vector:64,\n"
         "                 from /c/labs/lab3_unrolled/kernels.cu:3,\n"
-        "                 from w_emu.cpp:4:\n"
+        "                 from w_emulated.cpp:4:\n"
         "/usr/include/c++/12/bits/stl_vector.h:12:5: error: secret text\n"
         "   12 |     secret text\n"
         "      |     ^~~~~~\n"
@@ -441,7 +441,7 @@ object_dump emu_iostream_object(const std::string& extra_code) {
 TEST_CASE("object: nvcc's lab object passes; anything more is refused") {
     CHECK(messages(check_object(gpu_object(), backend::gpu, "lab1_student")).empty());
     // The same object on the emulator: nvcc's registration is a constructor there.
-    CHECK(messages(check_object(gpu_object(), backend::emu, "lab1_student")).front() == "0: " + std::string(constructor));
+    CHECK(messages(check_object(gpu_object(), backend::emulated, "lab1_student")).front() == "0: " + std::string(constructor));
 
     object_dump evil = gpu_object();
     evil.nm += "getenv U\n_Z4evilv T 0 10\n_ZNSt6vectorIfSaIfEE9push_backERKf W 0 10\n_Znwm W 0 10\n";
@@ -472,16 +472,16 @@ TEST_CASE("object: a second initializer on the GPU is a constructor") {
 }
 
 TEST_CASE("object: <iostream>'s initializer passes; a call or a global write added to it does not") {
-    CHECK(messages(check_object(emu_iostream_object(""), backend::emu, "lab3_student")).empty());
+    CHECK(messages(check_object(emu_iostream_object(""), backend::emulated, "lab3_student")).empty());
     const std::string store = "  21:\tmovl   $0x5,0x0(%rip)        # 2b <_GLOBAL__sub_I_x+0x2b>\n"
                               "\t\t\t23: R_X86_64_PC32\t.bss+0x4\n";
-    CHECK(messages(check_object(emu_iostream_object(store), backend::emu, "lab3_student")) ==
+    CHECK(messages(check_object(emu_iostream_object(store), backend::emulated, "lab3_student")) ==
           std::vector<std::string>{"0: " + std::string(constructor)});
     const std::string call = "  21:\tcall   26 <_GLOBAL__sub_I_x+0x26>\n\t\t\t22: R_X86_64_PLT32\t_ZN12lab3_student4evilEv-0x4\n";
-    CHECK(messages(check_object(emu_iostream_object(call), backend::emu, "lab3_student")) ==
+    CHECK(messages(check_object(emu_iostream_object(call), backend::emulated, "lab3_student")) ==
           std::vector<std::string>{"0: " + std::string(constructor)});
     const std::string indirect = "  21:\tcall   *%rax\n";
-    CHECK(messages(check_object(emu_iostream_object(indirect), backend::emu, "lab3_student")) ==
+    CHECK(messages(check_object(emu_iostream_object(indirect), backend::emulated, "lab3_student")) ==
           std::vector<std::string>{"0: " + std::string(constructor)});
 }
 
@@ -497,9 +497,9 @@ TEST_CASE("object: the emulator's calls and weak instantiations") {
            "_ZN3emu13shfl_atIfEET_NS_12warp_op_kindEPKcijS1_ii W 0 40\n"
            "_Z5__ldgI6float4ET_PKS1_ W 0 10\n"
            "sqrtf U\nmemcpy U\nprintf U\n__stack_chk_fail U\n";
-    CHECK(messages(check_object(d, backend::emu, "lab3_student")).empty());
+    CHECK(messages(check_object(d, backend::emulated, "lab3_student")).empty());
     d.nm += "_ZN3emu6detail8run_gridEPKc4dim3S3_NS0_11kernel_bodyE U\ncudaMalloc U\nsyscall U\n_Z4evilIiEvv W 0 10\n";
-    CHECK(messages(check_object(d, backend::emu, "lab3_student")) ==
+    CHECK(messages(check_object(d, backend::emulated, "lab3_student")) ==
           std::vector<std::string>{
               "0: kernels.cu calls `emu::detail::run_grid(char const*, dim3, dim3, emu::detail::kernel_body)" +
                   std::string(calls_tail),
@@ -513,7 +513,7 @@ TEST_CASE("object: system-call instructions and indirect functions") {
     d.nm = "_ZN12lab3_student1fEv T 0 10\n_ZN12lab3_student6pickedEv i 0 10\n";
     d.disassembly = "Disassembly of section .text:\n\n0000000000000000 <_ZN12lab3_student1fEv>:\n"
                     "   0:\tmov    $0x1,%eax\n   5:\tsyscall\n   7:\tret\n";
-    CHECK(messages(check_object(d, backend::emu, "lab3_student")) ==
+    CHECK(messages(check_object(d, backend::emulated, "lab3_student")) ==
           std::vector<std::string>{"0: " + std::string(constructor),
                                    "0: kernels.cu makes a system call (`syscall` in lab3_student::f()): lab files may not "
                                    "talk to the operating system"});

@@ -57,7 +57,7 @@ class GradescopeTest(unittest.TestCase):
 
     def test_package_layout(self):
         for name in ("setup.sh", "run_autograder", "gradescope_lab", "CMakeLists.txt",
-                     "prebuilt/lab1_reference_solutions_emu.o", "grader/gradescope/run_autograder.py"):
+                     "prebuilt/lab1_reference_solutions_emulated.o", "grader/gradescope/run_autograder.py"):
             self.assertIn(name, self.names)
         self.assertFalse(any(n.startswith("build/") for n in self.names))
         # The reference answers travel compiled, never as source.
