@@ -147,6 +147,9 @@ function(course_lab_worker target)
   target_link_libraries(${target} PRIVATE worker_${ARG_BACKEND})
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${ARG_LAB}_worker_${ARG_BACKEND}
                                              RUNTIME_OUTPUT_DIRECTORY ${ARG_DIR})
+  # Beside the worker: the graded file and its object, which the grader's technique checks read.
+  file(GENERATE OUTPUT ${ARG_DIR}/${ARG_LAB}_worker_${ARG_BACKEND}.json CONTENT
+"{\"lab\": \"${ARG_LAB}\", \"backend\": \"${ARG_BACKEND}\", \"student_source\": \"${ARG_STUDENT_FILE}\", \"student_object\": \"${STUDENT_OBJECT}\"}\n")
 endfunction()
 
 # The object a lab's speedups are measured against, in the caller's `naive`, with its

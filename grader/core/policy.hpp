@@ -13,13 +13,16 @@ struct policy_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// Every value comes from the policy file (grader/policy/default_policy.jsonc, with an
+// instructor's file merged over it): the structs hold no defaults of their own, so that
+// no number here can disagree with it.
 struct lab_policy {
-    double points = 100;
-    double correctness_weight = 0.6;
-    double threshold_fraction = 0.8;
-    double floor_fraction = 0.5;
+    double points = 0;
+    double correctness_weight = 0;
+    double threshold_fraction = 0;
+    double floor_fraction = 0;
     std::vector<std::string> checks;
-    double max_wavefronts_per_request = 1.1;
+    double max_wavefronts_per_request = 0;
     // Parts whose correctness cases run once more under compute-sanitizer racecheck on a
     // GPU: the parts that teach warp-synchronous code, where a race often gives the right
     // sum anyway.
@@ -39,7 +42,7 @@ struct library_rule {
 
 struct policy {
     // correctness
-    double tolerance_c = 3;
+    double tolerance_c = 0;
     std::vector<std::string> reduction_inputs;
     std::vector<std::size_t> sizes;
     std::vector<std::size_t> sizes_emulated;
@@ -47,25 +50,25 @@ struct policy {
     std::vector<std::size_t> record_sizes_emulated;
     std::vector<std::string> shapes;
     std::vector<std::string> shapes_emulated;
-    double case_timeout_seconds = 30;
+    double case_timeout_seconds = 0;
     // timing
     std::size_t reduction_n = 0;
     std::string transpose_shape;
     std::size_t records_n = 0;
-    int rounds = 21;
-    int max_rounds = 63;
-    int warmup = 1;
+    int rounds = 0;
+    int max_rounds = 0;
+    int warmup = 0;
     std::size_t flush_bytes = 0;
-    double confidence = 0.95;
-    double implausible_fraction = 1.02;
-    double timing_timeout_seconds = 180;
+    double confidence = 0;
+    double implausible_fraction = 0;
+    double timing_timeout_seconds = 0;
     // technique checks
     std::vector<library_rule> forbidden_libraries;
     std::vector<std::size_t> race_check_sizes;
     std::vector<std::string> race_check_inputs;
-    double race_check_timeout_seconds = 300;
+    double race_check_timeout_seconds = 0;
     // backends
-    std::string emulated_performance = "omit";
+    std::string emulated_performance;
     std::map<std::string, lab_policy> labs;
 
     const lab_policy& lab(const std::string& name) const;

@@ -1,5 +1,6 @@
 #include <fmt/format.h>
 
+#include "core/lab_scoring.hpp"
 #include "core/report.hpp"
 
 namespace course {
@@ -66,8 +67,7 @@ std::vector<graded_test> flatten(const lab_result& r, bool pending_performance) 
         c.name = fmt::format("Part {} correctness ({})", part.id, part.kernel);
         c.score = part.correctness_points;
         c.max_score = part.correctness_max;
-        c.passed = part.correctness.status == correctness_status::passed &&
-                   part.penalty != check_penalty::everything;
+        c.passed = correctness_passes(part);
         c.output = correctness_output(part.correctness);
         // First, so that JUnit's one-line failure message says why.
         if (part.penalty == check_penalty::everything) c.output = "no points: " + part.penalty_reason + "\n" + c.output;
@@ -78,8 +78,7 @@ std::vector<graded_test> flatten(const lab_result& r, bool pending_performance) 
         t.name = fmt::format("Part {} performance ({})", part.id, part.kernel);
         t.score = part.performance_points;
         t.max_score = part.performance_max;
-        t.passed = part.timing.status == timing_status::measured && t.score > 0 &&
-                   part.timing.verdict == perf_verdict::meets_target;
+        t.passed = performance_passes(part.timing) && t.score > 0;
         t.skipped = part.timing.status == timing_status::not_measured;
         t.output = timing_output(part.timing);
         if (part.penalty != check_penalty::none) {

@@ -16,11 +16,12 @@ struct timing_samples {
     double peak_gbps = 0;
 };
 
+// From the policy (lab_policy and policy): no defaults here.
 struct timing_rule {
-    double threshold_fraction = 0.8;  // of the reference's speedup
-    double floor_fraction = 0.5;      // of the target; credit reaches 0 there
-    double confidence = 0.95;
-    double implausible_fraction = 1.02;  // of the theoretical peak bandwidth
+    double threshold_fraction = 0;    // of the reference's speedup
+    double floor_fraction = 0;        // of the target; credit reaches 0 there
+    double confidence = 0;
+    double implausible_fraction = 0;  // of the theoretical peak bandwidth
 };
 
 // Statistics and verdict. The rounds are paired (the three kernels ran back to back),

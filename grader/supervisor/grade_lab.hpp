@@ -40,7 +40,4 @@ lab_result grade_lab(const grade_options& options, const policy& pol);
 lab_result failed_build_result(const grade_options& options, const policy& pol, const build_failure& failure,
                                const std::string& source);
 
-// Fills scores, verdict, exit code and summary from the parts' results.
-void score_lab(lab_result& r, const policy& pol);
-
 }  // namespace course

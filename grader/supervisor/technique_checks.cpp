@@ -164,9 +164,9 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
         return out;
     }
     std::vector<std::string> sizes, kernels;
-    for (auto n : options.sizes) sizes.push_back(std::to_string(n));
+    for (auto n : options.cases.sizes) sizes.push_back(std::to_string(n));
     for (const auto& t : targets) kernels.push_back(t.kernel);
-    const std::string cases = "n = " + joined(sizes, ", ") + ", " + joined(options.inputs, ", ") + " input";
+    const std::string cases = "n = " + joined(sizes, ", ") + ", " + joined(options.cases.inputs, ", ") + " input";
 
     // A racy part's hazards: exact, or a lower bound when the print limit hid some.
     struct finding {
@@ -183,13 +183,21 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
         batches.pop_back();
         std::vector<std::string> ids;
         for (const auto& t : batch) ids.push_back(t.part);
-        const worker_run run =
-            run_tool({tool, "--tool", "racecheck", "--racecheck-report", "hazard", "--error-exitcode",
-                      std::to_string(racecheck_exit_code), "--print-limit", std::to_string(racecheck_print_limit),
-                      "--show-backtrace", "no", worker, "--sandbox=relaxed", "--events-fd", "3", "correctness",
-                      "--parts", joined(ids, ","), "--sizes", joined(sizes, ","), "--inputs",
-                      joined(options.inputs, ","), "--seed", std::to_string(options.seed)},
-                     options.timeout_seconds);
+        correctness_request request = options.cases;
+        request.parts = ids;
+        std::vector<std::string> argv = {tool,
+                                         "--tool",
+                                         "racecheck",
+                                         "--racecheck-report",
+                                         "hazard",
+                                         "--error-exitcode",
+                                         std::to_string(racecheck_exit_code),
+                                         "--print-limit",
+                                         std::to_string(racecheck_print_limit),
+                                         "--show-backtrace",
+                                         "no"};
+        for (auto& a : worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed))) argv.push_back(a);
+        const worker_run run = run_tool(argv, options.timeout_seconds);
         const racecheck_result found = parse_racecheck(run.output_tail, kernels);
         if (!found.parsed) {
             std::string tail = run.output_tail.substr(run.output_tail.size() > 300 ? run.output_tail.size() - 300 : 0);
@@ -199,7 +207,7 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
         }
         std::set<std::string> finished;
         for (const auto& ev : run.events)
-            if (ev.value("event", "") == "part_correctness") finished.insert(ev.value("part", ""));
+            if (is_event<part_correctness_event>(ev)) finished.insert(event_part(ev));
         const bool have_events = !run.events.empty();
         const bool limited = found.displayed >= racecheck_print_limit;
         const bool errors_unread = run.exited_normally() && run.exit_code == racecheck_exit_code &&
@@ -254,18 +262,19 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
     return out;
 }
 
-check_result check_sanitize(const std::string& worker, const std::string& part_id, std::uint64_t seed, bool gpu) {
+check_result check_sanitize(const std::string& worker, const std::string& part_id, std::uint64_t seed,
+                            double tolerance_c, bool gpu) {
     if (!gpu) return skipped("sanitize", "compute-sanitizer needs a GPU");
     const std::string tool = find_tool("compute-sanitizer");
     if (tool.empty()) return skipped("sanitize", "compute-sanitizer not found");
     std::string detail;
     int total = 0;
     for (const char* which : {"memcheck", "racecheck"}) {
-        const worker_run run =
-            run_tool({tool, "--tool", which, "--print-limit", "10", worker, "--sandbox=relaxed", "--events-fd", "3",
-                      "correctness", "--parts", part_id, "--sizes", "1,33,257,4097", "--inputs", "random,ones",
-                      "--seed", std::to_string(seed)},
-                     600);
+        // A few sizes around the block and warp edges: the tools are slow.
+        const correctness_request request{{part_id}, seed, tolerance_c, {"random", "ones"}, {1, 33, 257, 4097}, {}, {}};
+        std::vector<std::string> argv = {tool, "--tool", which, "--print-limit", "10"};
+        for (auto& a : worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed))) argv.push_back(a);
+        const worker_run run = run_tool(argv, 600);
         const sanitizer_summary s = parse_sanitizer(run.output_tail);
         if (!s.parsed) return skipped("sanitize", std::string(which) + " gave no summary: " + run.describe_end());
         total += s.total();
@@ -280,14 +289,13 @@ namespace {
 
 // Fills `traffic`, or returns why ncu could not read the counters.
 std::string measure_wavefronts(const std::string& ncu, const std::string& worker, const std::string& part_id,
-                               const char* version, shared_traffic& traffic) {
+                               const char* version, std::uint64_t seed, shared_traffic& traffic) {
     const char* metrics =
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
-    const worker_run run = run_tool({ncu, "--clock-control", "none", "--csv", "--metrics", metrics, worker,
-                                     "--sandbox=relaxed", "--events-fd", "3", "profile", "--parts", part_id,
-                                     "--version", version},
-                                    300);
+    std::vector<std::string> argv = {ncu, "--clock-control", "none", "--csv", "--metrics", metrics};
+    for (auto& a : worker_argv(worker, profile_job_of({part_id, version, seed}))) argv.push_back(a);
+    const worker_run run = run_tool(argv, 300);
     const ncu_metrics m = parse_ncu_csv(run.output_tail);
     if (!m.error.empty()) return m.error;
     auto get = [&](const char* name) { return m.sums.count(name) ? m.sums.at(name) : 0.0; };
@@ -300,16 +308,16 @@ std::string measure_wavefronts(const std::string& ncu, const std::string& worker
 
 }  // namespace
 
-check_result check_bank_wavefronts(const std::string& worker, const std::string& part_id, double limit, bool graded,
-                                   bool gpu) {
+check_result check_bank_wavefronts(const std::string& worker, const std::string& part_id, std::uint64_t seed,
+                                   double limit, bool graded, bool gpu) {
     if (!gpu) return skipped("bank_wavefronts", "needs a GPU and Nsight Compute: the CPU emulator has no counters");
     const std::string ncu = find_tool("ncu");
     if (ncu.empty()) return skipped("bank_wavefronts", "Nsight Compute (ncu) not found");
     shared_traffic mine;
-    const std::string error = measure_wavefronts(ncu, worker, part_id, "student", mine);
+    const std::string error = measure_wavefronts(ncu, worker, part_id, "student", seed, mine);
     if (!error.empty()) return skipped("bank_wavefronts", "ncu could not read the counters: " + error);
     shared_traffic base;
-    const bool have_base = measure_wavefronts(ncu, worker, part_id, "baseline", base).empty();
+    const bool have_base = measure_wavefronts(ncu, worker, part_id, "baseline", seed, base).empty();
     return bank_wavefronts_verdict(mine, have_base ? std::optional<shared_traffic>(base) : std::nullopt, limit, graded);
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/policy.hpp"
+#include "core/protocol.hpp"
 #include "core/result.hpp"
 
 namespace course {
@@ -40,24 +41,24 @@ struct race_target {
     std::string kernel_for_people;  // "reduce_warp_unrolled"
 };
 struct race_options {
-    std::uint64_t seed = 0;
-    std::vector<std::size_t> sizes;
-    std::vector<std::string> inputs;
-    double timeout_seconds = 300;
+    correctness_request cases;  // the sizes, inputs, seed and tolerance (its parts are the targets')
+    double timeout_seconds = 0;
 };
 std::map<std::string, check_result> check_races(const std::string& worker, const std::vector<race_target>& targets,
                                                 const race_options& options, bool gpu);
 
 // Runs the part's correctness cases under compute-sanitizer memcheck and racecheck
 // (--sanitize). Race "warnings" count as findings.
-check_result check_sanitize(const std::string& worker, const std::string& part_id, std::uint64_t seed, bool gpu);
+check_result check_sanitize(const std::string& worker, const std::string& part_id, std::uint64_t seed,
+                            double tolerance_c, bool gpu);
 
 // Shared-memory wavefronts per request of the part's kernels, from Nsight Compute's
 // counters, for the student's version and the lab's baseline, relative to the minimum
 // for the access width (1.0: conflict-free; 8: an 8-way conflict). `graded`: the
 // student's loads must need at most `limit`; otherwise the numbers are reported as
 // information (--profile).
-check_result check_bank_wavefronts(const std::string& worker, const std::string& part_id, double limit, bool graded,
-                                   bool gpu);
+// The profiled runs' input comes from `seed`.
+check_result check_bank_wavefronts(const std::string& worker, const std::string& part_id, std::uint64_t seed,
+                                   double limit, bool graded, bool gpu);
 
 }  // namespace course

@@ -43,6 +43,14 @@ struct worker_limits {
     std::optional<std::uint64_t> core_file_bytes;      // RLIMIT_CORE: 0 writes no core dumps
 };
 
+// Limits with these two timeouts and the defaults above otherwise.
+inline worker_limits timeouts(double quiet_seconds, double total_seconds) {
+    worker_limits limits;
+    limits.quiet_seconds = quiet_seconds;
+    limits.total_seconds = total_seconds;
+    return limits;
+}
+
 // Runs a worker in its own process group with its events on fd 3 and its stdout and
 // stderr captured. A worker that goes quiet past the limit, or runs past the total, is
 // killed with its whole group: a hung kernel costs that run only. Each run gets a fresh

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "core/protocol.hpp"
 #include "supervisor/worker_process.hpp"
 
 namespace {
@@ -52,9 +53,11 @@ int main(int argc, char** argv) {
     if (backend == "gpu") {
         // No GPU: skip at once rather than let the grader fall back to the emulator.
         const course::worker_run probe =
-            course::run_worker({worker_dir + "/" + lab + "_worker_gpu", "--events-fd", "3", "describe"}, {60, 120});
-        const bool hello = std::any_of(probe.events.begin(), probe.events.end(),
-                                       [](const nlohmann::json& ev) { return ev.value("event", "") == "hello"; });
+            course::run_worker(course::worker_argv(worker_dir + "/" + lab + "_worker_gpu", course::describe_job()),
+                               course::timeouts(60, 120));
+        const bool hello = std::any_of(probe.events.begin(), probe.events.end(), [](const nlohmann::json& ev) {
+            return course::is_event<course::hello_event>(ev);
+        });
         if (!hello) {
             std::cout << "expect_grade: no usable GPU on this machine: skipped\n";
             return 77;

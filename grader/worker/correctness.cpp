@@ -44,7 +44,7 @@ bool context_is_broken() {
 void run_case(const std::string& input, const std::string& size, std::uint64_t n,
               const std::function<case_record()>& body) {
     const part& p = *g_job->target;
-    events().emit({{"event", "case_begin"}, {"part", p.id}, {"input", input}, {"size", size}});
+    events().emit(case_begin_event{p.id, input, size});
     case_record rec;
     try {
         rec = body();
@@ -68,7 +68,7 @@ void run_case(const std::string& input, const std::string& size, std::uint64_t n
     rec.input = input;
     rec.size = size;
     rec.n = n;
-    events().emit({{"event", "case_end"}, {"record", rec}});
+    events().emit(case_end_event{rec});
     ++g_summary.cases;
     if (!rec.ok) ++g_summary.failed;
     CHECK_MESSAGE(rec.ok, p.id << " " << input << " " << size << ": " << rec.detail);

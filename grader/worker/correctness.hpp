@@ -15,7 +15,7 @@ struct correctness_job {
     std::vector<std::string> shapes;  // matrices, "RxC"
     std::vector<input_kind> inputs;   // reduction inputs
     std::uint64_t seed = 0;
-    double tolerance_c = 3;
+    double tolerance_c = 0;
 };
 
 struct correctness_summary {

@@ -29,15 +29,4 @@ device_info query_device() {
     return d;
 }
 
-void to_json(nlohmann::json& j, const device_info& d) {
-    j = {{"name", d.name},
-         {"sms", d.sms},
-         {"l2_bytes", d.l2_bytes},
-         {"compute_capability", d.compute_capability},
-         {"peak_gbps", d.peak_gbps},
-         {"runtime_version", d.runtime_version},
-         {"driver_version", d.driver_version},
-         {"emulated", d.emulated}};
-}
-
 }  // namespace course

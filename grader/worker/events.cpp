@@ -11,7 +11,7 @@ namespace {
 event_sink g_sink{1};
 }
 
-void event_sink::emit(const nlohmann::json& event) const {
+void event_sink::write_line(const nlohmann::json& event) const {
     const std::string line = event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     const char* p = line.data();
     std::size_t left = line.size();

@@ -1,5 +1,5 @@
 #pragma once
-#include <nlohmann/json.hpp>
+#include "core/protocol.hpp"
 
 namespace course {
 
@@ -9,9 +9,15 @@ namespace course {
 class event_sink {
 public:
     explicit event_sink(int fd) : fd_(fd) {}
-    void emit(const nlohmann::json& event) const;
+    // One of the event types of core/protocol.hpp.
+    template <typename E>
+    void emit(const E& event) const {
+        write_line(to_event(event));
+    }
+
 
 private:
+    void write_line(const nlohmann::json& event) const;
     int fd_;
 };
 

@@ -208,22 +208,6 @@ std::string unavailable_reason(int err) {
 
 }  // namespace
 
-std::optional<sandbox_mode> parse_sandbox_mode(const std::string& name) {
-    if (name == "strict") return sandbox_mode::strict;
-    if (name == "relaxed") return sandbox_mode::relaxed;
-    if (name == "off") return sandbox_mode::off;
-    return std::nullopt;
-}
-
-const char* to_string(sandbox_mode mode) {
-    switch (mode) {
-    case sandbox_mode::strict: return "strict";
-    case sandbox_mode::relaxed: return "relaxed";
-    case sandbox_mode::off: return "off";
-    }
-    return "?";
-}
-
 sandbox_options sandbox_options_from_env(sandbox_mode flag, bool emulated) {
     sandbox_options o;
     o.mode = flag;
@@ -325,11 +309,8 @@ std::string sandbox_note(const sandbox_report& r) {
     return "Sandbox: Landlock ABI " + std::to_string(r.landlock_abi) + " (" + what + ").";
 }
 
-nlohmann::json sandbox_event(const sandbox_report& r) {
-    return {{"event", "sandbox"}, {"status", r.status},   {"mode", to_string(r.mode)},
-            {"landlock_abi", r.landlock_abi}, {"files", r.files}, {"network", r.network},
-            {"scoped", r.scoped},   {"exposed_folder", r.exposed_folder}, {"detail", r.detail},
-            {"note", sandbox_note(r)}};
+sandbox_event sandbox_event_of(const sandbox_report& r) {
+    return {r.status, r.mode, r.landlock_abi, r.files, r.network, r.scoped, r.detail, r.exposed_folder, sandbox_note(r)};
 }
 
 }  // namespace course

@@ -3,17 +3,9 @@
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "core/protocol.hpp"  // sandbox_mode, sandbox_event
 
 namespace course {
-
-// strict: what a worker gets by default. relaxed: for a worker run under ncu or
-// compute-sanitizer, whose code injected into the worker needs /tmp, /dev/shm, the tool's
-// own files and a connection to the tool. off: nothing (an instructor, debugging).
-enum class sandbox_mode { strict, relaxed, off };
-
-std::optional<sandbox_mode> parse_sandbox_mode(const std::string& name);
-const char* to_string(sandbox_mode mode);
 
 struct sandbox_options {
     sandbox_mode mode = sandbox_mode::strict;
@@ -57,6 +49,6 @@ sandbox_report apply_sandbox(const sandbox_options& options);
 std::string sandbox_note(const sandbox_report& report);
 
 // The worker's "sandbox" event for the supervisor.
-nlohmann::json sandbox_event(const sandbox_report& report);
+sandbox_event sandbox_event_of(const sandbox_report& report);
 
 }  // namespace course

@@ -3,7 +3,6 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
-#include <fstream>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -50,8 +49,8 @@ double measure_copy_gbps(l2_flusher& flusher) {
     return 2.0 * static_cast<double>(src.size()) / (median(ms) * 1e-3) / 1e9;
 }
 
-// Collects Google Benchmark's JSON for every run in this process, so that a part timed
-// again still lands in one file.
+// Collects Google Benchmark's JSON report of every round of a part into one report, which
+// travels to the supervisor in the part's timing event: the supervisor writes the file.
 class benchmark_json {
 public:
     void add(const std::string& text) {
@@ -64,12 +63,7 @@ public:
             for (auto& b : doc["benchmarks"]) merged_["benchmarks"].push_back(b);
         }
     }
-    void write(const std::string& path) const {
-        if (path.empty() || merged_.is_null()) return;
-        std::ofstream out(path);
-        out << merged_.dump(2) << "\n";
-        if (!out) throw std::runtime_error("cannot write benchmark JSON to " + path);
-    }
+    const nlohmann::json& report() const { return merged_; }
 
 private:
     nlohmann::json merged_;
@@ -137,8 +131,9 @@ void time_round(const timing_job& job, const timed_part& tp, problem& prob, l2_f
 }
 
 void time_part(const timing_job& job, const timed_part& tp, l2_flusher& flusher, double copy_gbps,
-               const device_info& device, benchmark_json& bench_json) {
+               const device_info& device) {
     const part& student = *tp.versions[2];
+    benchmark_json bench_json;
     const auto prob = make_problem(student.kind, job.size, tp.versions, job.seed, job.tolerance_c);
     run_checker checker(*prob, student);
     for (int w = 0; w < job.warmup; ++w) {
@@ -174,17 +169,16 @@ void time_part(const timing_job& job, const timed_part& tp, l2_flusher& flusher,
                       "): does the kernel keep state between calls?";
     }
 
-    nlohmann::json kernels = nlohmann::json::array();
-    for (int k = 0; k < 3; ++k)
-        kernels.push_back({{"role", role_names[k]}, {"kernel", tp.versions[k]->kernel}, {"ms", samples[k]}});
-    events().emit({{"event", "timing"},
-                   {"part", student.id},
-                   {"problem", prob->label()},
-                   {"bytes", prob->bytes()},
-                   {"kernels", kernels},
-                   {"copy_gbps", copy_gbps},
-                   {"peak_gbps", device.peak_gbps},
-                   {"recheck", recheck}});
+    timing_event event;
+    event.part = student.id;
+    event.problem = prob->label();
+    event.bytes = static_cast<double>(prob->bytes());
+    for (int k = 0; k < 3; ++k) event.kernels.push_back({role_names[k], tp.versions[k]->kernel, samples[k]});
+    event.copy_gbps = copy_gbps;
+    event.peak_gbps = device.peak_gbps;
+    event.recheck = recheck;
+    event.benchmark = bench_json.report();
+    events().emit(event);
 }
 
 }  // namespace
@@ -201,19 +195,18 @@ void run_timing(const timing_job& job, const device_info& device) {
 
     l2_flusher flusher(job.flush_bytes);
     const double copy_gbps = measure_copy_gbps(flusher);
-    benchmark_json bench_json;
     for (const auto& tp : job.parts) {
-        events().emit({{"event", "timing_begin"}, {"part", tp.versions[2]->id}});
+        const std::string& id = tp.versions[2]->id;
+        events().emit(timing_begin_event{id});
         try {
-            time_part(job, tp, flusher, copy_gbps, device, bench_json);
+            time_part(job, tp, flusher, copy_gbps, device);
         } catch (const cuda_error& e) {
-            events().emit({{"event", "timing_failed"}, {"part", tp.versions[2]->id}, {"message", e.what()}});
+            events().emit(timing_failed_event{id, e.what()});
             if (e.sticky()) throw;
         } catch (const std::exception& e) {
-            events().emit({{"event", "timing_failed"}, {"part", tp.versions[2]->id}, {"message", e.what()}});
+            events().emit(timing_failed_event{id, e.what()});
         }
     }
-    bench_json.write(job.benchmark_out);
 }
 
 }  // namespace course

@@ -18,12 +18,11 @@ struct timing_job {
     std::string lab;
     std::vector<timed_part> parts;
     problem_size size;
-    int rounds = 21;
-    int warmup = 1;
-    std::size_t flush_bytes = 256u << 20;
+    int rounds = 0;
+    int warmup = 0;
+    std::size_t flush_bytes = 0;
     std::uint64_t seed = 0;
-    double tolerance_c = 3;
-    std::string benchmark_out;  // Google Benchmark JSON, if not empty
+    double tolerance_c = 0;
 };
 
 // GPU only. Times every part in interleaved rounds through Google Benchmark with manual

@@ -13,12 +13,10 @@ struct lab_config {
     // true: baseline parts are matched to the lab's parts by id (lab5's unpadded kernels);
     // false: the baseline's first part (the lab1 reference) is the baseline of every part.
     bool baseline_by_id = false;
-    // Where the student's code came from, for the grader's technique checks.
-    const char* student_source = "";
-    const char* student_object = "";
 };
 
-// The worker process: `describe`, `correctness` or `timing`, reporting through events.
+// The worker process: runs the one job it is given (`--job JSON`, core/protocol.hpp) and
+// reports through events.
 // Exit codes: 0 done (whatever the verdicts), 2 bad arguments or no usable device,
 // 3 a sticky CUDA error ended the run early.
 int worker_main(int argc, char** argv, const lab_config& config);

@@ -1,0 +1,72 @@
+#include <algorithm>
+
+#include "core/tool_output.hpp"
+#include "supervisor/phases.hpp"
+#include "supervisor/session.hpp"
+#include "supervisor/technique_checks.hpp"
+
+namespace course {
+
+namespace {
+
+bool listed(const std::vector<std::string>& list, const std::string& name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+// races: every race-checked part that is correct, in one racecheck run.
+void race_checks(const session& s, std::map<std::string, part_result>& results) {
+    const lab_policy& lp = s.lab();
+    // The student's kernels live in namespace <lab>_student (docs/architecture.md).
+    const std::string ns = s.opt.lab + "_student";
+    std::vector<race_target> targets;
+    for (const auto& p : s.parts) {
+        if (!listed(lp.race_check_parts, p.id)) continue;
+        if (results[p.id].correctness.status == correctness_status::passed) {
+            targets.push_back({p.id, ns + "::" + p.kernel, p.kernel});
+        } else {
+            results[p.id].checks.push_back({"races", check_status::skipped, "not checked: the kernel is not correct"});
+        }
+    }
+    if (targets.empty()) return;
+    if (s.gpu()) {
+        std::vector<std::string> ids;
+        for (const auto& t : targets) ids.push_back(t.part);
+        s.say("compute-sanitizer racecheck: part(s) " + join(ids, ", "));
+    }
+    race_options options;
+    options.cases.seed = s.seed;
+    options.cases.tolerance_c = s.pol.tolerance_c;
+    options.cases.inputs = s.pol.race_check_inputs;
+    options.cases.sizes.assign(s.pol.race_check_sizes.begin(), s.pol.race_check_sizes.end());
+    options.timeout_seconds = s.pol.race_check_timeout_seconds;
+    for (auto& [id, check] : check_races(s.worker, targets, options, s.gpu())) results[id].checks.push_back(check);
+}
+
+}  // namespace
+
+void checks_phase(const session& s, lab_result& r, std::map<std::string, part_result>& results) {
+    const lab_policy& lp = s.lab();
+    const auto wanted = [&](const char* name) { return listed(lp.checks, name); };
+    if (wanted("no_libraries"))
+        r.checks.push_back(check_no_libraries(s.student_source, s.student_object, s.pol.forbidden_libraries));
+    const std::string ns = s.opt.lab + "_student";
+    for (const auto& p : s.parts) {
+        auto& checks = results[p.id].checks;
+        if (wanted("uses_shuffle")) {
+            checks.push_back(s.gpu() ? check_uses_shuffle(s.student_object, mangled_prefix(ns, p.kernel), p.kernel)
+                                     : check_emulated_shuffles(p.kernel, results[p.id].correctness));
+        }
+        if (wanted("bank_wavefronts") || s.opt.profile) {
+            s.say("Nsight Compute counters: part " + p.id);
+            checks.push_back(check_bank_wavefronts(s.worker, p.id, s.seed, lp.max_wavefronts_per_request,
+                                                   wanted("bank_wavefronts"), s.gpu()));
+        }
+        if (s.opt.sanitize) {
+            s.say("compute-sanitizer: part " + p.id);
+            checks.push_back(check_sanitize(s.worker, p.id, s.seed, s.pol.tolerance_c, s.gpu()));
+        }
+    }
+    race_checks(s, results);
+}
+
+}  // namespace course

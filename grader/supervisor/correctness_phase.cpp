@@ -1,0 +1,108 @@
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "core/code_place.hpp"
+#include "core/hints.hpp"
+#include "supervisor/phase_runner.hpp"
+#include "supervisor/phases.hpp"
+#include "supervisor/technique_checks.hpp"
+
+namespace course {
+
+namespace {
+
+// The line of the lab file at an address of the worker's executable (the emulator's
+// fault messages carry one), through addr2line and the line tables of the lab objects.
+std::string lab_file_line(const session& s, const std::string& hex) {
+    static const std::string tool = find_tool("addr2line");
+    if (tool.empty() || hex.rfind("0x", 0) != 0) return "";
+    worker_limits limits;
+    limits.quiet_seconds = limits.total_seconds = 20;
+    limits.output_counts_as_activity = true;
+    const worker_run run = run_worker({tool, "-e", s.worker, "-i", hex}, limits);
+    return run.exited_normally() && run.exit_code == 0 ? line_in_file(run.output_tail, "kernels.cu") : "";
+}
+
+correctness_request request_of(const session& s) {
+    const bool emulated = !s.gpu();
+    correctness_request r;
+    r.seed = s.seed;
+    r.tolerance_c = s.pol.tolerance_c;
+    r.inputs = s.pol.reduction_inputs;
+    const auto& sizes = emulated ? s.pol.sizes_emulated : s.pol.sizes;
+    const auto& record_sizes = emulated ? s.pol.record_sizes_emulated : s.pol.record_sizes;
+    r.sizes.assign(sizes.begin(), sizes.end());
+    r.record_sizes.assign(record_sizes.begin(), record_sizes.end());
+    r.shapes = emulated ? s.pol.shapes_emulated : s.pol.shapes;
+    return r;
+}
+
+correctness_status status_of(const part_correctness_event& e) {
+    return e.passed ? correctness_status::passed : e.sticky ? correctness_status::crashed : correctness_status::failed;
+}
+
+}  // namespace
+
+void correctness_phase(const session& s, std::map<std::string, part_result>& results) {
+    std::map<std::string, std::vector<case_record>> records;
+    const std::vector<std::string> ids = s.part_ids();
+    s.say("correctness: " + std::to_string(ids.size()) + " part(s) on the " + (s.gpu() ? "GPU" : "CPU emulator"));
+    const correctness_request request = request_of(s);
+
+    run_parts(
+        s, ids, timeouts(s.pol.case_timeout_seconds, 3600),
+        [&](const std::vector<std::string>& which) {
+            correctness_request r = request;
+            r.parts = which;
+            return correctness_job_of(r);
+        },
+        {part_correctness_event::event},
+        [&](const nlohmann::json& ev) {
+            if (is_event<case_end_event>(ev)) {
+                case_record rec = ev.get<case_end_event>().record;
+                rec.detail = place_code(rec.detail, [&](const std::string& hex) { return lab_file_line(s, hex); });
+                records[rec.part].push_back(rec);
+            } else if (is_event<part_correctness_event>(ev)) {
+                const auto verdict = ev.get<part_correctness_event>();
+                auto& c = results[verdict.part].correctness;
+                c.cases = verdict.cases;
+                c.failed = verdict.failed;
+                c.status = status_of(verdict);
+                if (verdict.warp_shuffles) c.warp_shuffles = *verdict.warp_shuffles;
+            }
+        },
+        [&](const std::string& id, const worker_run& run, const std::string& in_flight) {
+            auto& c = results[id].correctness;
+            c.status = run.timed_out ? correctness_status::timed_out : correctness_status::crashed;
+            c.message = "the grader's worker " + run.describe_end() +
+                        (in_flight.empty() ? "" : " while running the " + in_flight + " case");
+            const std::string tail = last_lines(run.output_tail, 6);
+            if (!tail.empty()) c.message += "; its last output:\n" + tail;
+            c.cases = static_cast<int>(records[id].size()) + 1;
+            c.failed = 1;
+            for (const auto& r : records[id])
+                if (!r.ok) ++c.failed;
+        });
+
+    for (const auto& meta : s.parts) {
+        auto& c = results[meta.id].correctness;
+        const auto& recs = records[meta.id];
+        std::set<std::string> kinds_seen;
+        for (const auto& rec : recs) {
+            if (rec.fault) ++c.faults;
+            // The emulator's watchdog stopped a kernel that would hang a GPU.
+            if (rec.timed_out && c.status == correctness_status::failed) c.status = correctness_status::timed_out;
+            if (!rec.ok && kinds_seen.insert(rec.input).second) c.failures.push_back(rec);
+            if (rec.ok && rec.tolerance > 0)
+                c.worst_error_ratio = std::max(c.worst_error_ratio, std::fabs(rec.got - rec.expected) / rec.tolerance);
+        }
+        c.hint = meta.kind == "transpose" ? movement_hint(recs, 32)
+                                          : reduction_hint(recs, meta.elements_per_block, meta.hint);
+        s.say(fmt::format("  part {}: {}", meta.id, to_string(c.status)));
+    }
+}
+
+}  // namespace course

@@ -1,0 +1,35 @@
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/policy.hpp"
+#include "core/protocol.hpp"
+#include "supervisor/grade_lab.hpp"
+
+namespace course {
+
+// What the phases of one grading share: the options and policy, and what the worker
+// told about itself.
+struct session {
+    session(const grade_options& o, const policy& p) : opt(o), pol(p) {}
+    const grade_options& opt;
+    const policy& pol;
+    std::string worker;   // path of the worker binary in use
+    std::string backend;  // "gpu" or "emulated"
+    std::uint64_t seed = 0;
+    std::vector<part_info> parts;
+    std::string student_source, student_object;
+
+    bool gpu() const { return backend == "gpu"; }
+    const lab_policy& lab() const { return pol.lab(opt.lab); }
+    std::vector<std::string> part_ids() const;
+    void say(const std::string& line) const {
+        if (opt.progress) opt.progress(line);
+    }
+};
+
+// "A,B" from {"A", "B"}.
+std::string join(const std::vector<std::string>& items, const char* sep = ",");
+
+}  // namespace course

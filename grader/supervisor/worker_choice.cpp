@@ -1,0 +1,134 @@
+#include "supervisor/worker_choice.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <optional>
+
+#include "core/report.hpp"
+#include "core/sha256.hpp"
+#include "supervisor/phase_runner.hpp"
+#include "supervisor/worker_process.hpp"
+
+namespace course {
+
+bool executable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
+
+std::string worker_path(const grade_options& opt, const char* backend) {
+    return opt.worker_dir + "/" + opt.lab + "_worker_" + backend;
+}
+
+void describe_source(const grade_options& opt, const std::string& file, const std::string& worker, lab_result& r) {
+    if (file.empty()) return;
+    // Compared without links: the build may know the course by another path than ./grade.
+    const auto canonical = [](const std::string& p) {
+        std::error_code ec;
+        const auto c = std::filesystem::weakly_canonical(p, ec);
+        return ec ? p : c.string();
+    };
+    r.source.path = opt.course_root.empty() ? file : shown_source_path(canonical(file), canonical(opt.course_root));
+    r.source.sha256 = sha256_file(file);
+    if (!opt.course_root.empty()) {
+        // First: it changes what every other line of the report is about.
+        if (const std::string note = graded_source_note(r.source.path); !note.empty())
+            r.notes.insert(r.notes.begin(), note);
+    }
+    if (worker.empty()) return;
+    std::error_code e1, e2;
+    const auto source_time = std::filesystem::last_write_time(file, e1);
+    const auto worker_time = std::filesystem::last_write_time(worker, e2);
+    // ./grade builds first; only --no-build or a direct run of the grader can get here.
+    if (!e1 && !e2 && source_time > worker_time)
+        r.notes.push_back(r.source.path + " changed after this grader was built: the grade is of the older "
+                                          "build (./grade without --no-build rebuilds first)");
+}
+
+namespace {
+
+struct described {
+    hello_event hello;
+    std::optional<sandbox_event> sandbox;  // the worker reports its sandbox before the hello
+    std::string error;      // why there is no hello
+};
+
+described describe(const std::string& worker) {
+    const worker_run run = run_worker(worker_argv(worker, describe_job()), timeouts(60, 120));
+    described out;
+    try {
+        for (const auto& ev : run.events) {
+            if (is_event<sandbox_event>(ev)) out.sandbox = ev.get<sandbox_event>();
+            if (is_event<hello_event>(ev)) {
+                out.hello = ev.get<hello_event>();
+                return out;
+            }
+            if (is_event<error_event>(ev)) {
+                out.error = ev.get<error_event>().message;
+                return out;
+            }
+        }
+    } catch (const nlohmann::json::exception& e) {
+        out.error = std::string("the worker's answer is not what the grader expects: ") + e.what();
+        return out;
+    }
+    out.error = "the worker " + run.describe_end() + ": " + last_lines(run.output_tail, 5);
+    return out;
+}
+
+// The graded file and its object: the caller's, else what the build recorded beside the
+// worker (<worker>.json, written by cmake/course_labs.cmake).
+std::pair<std::string, std::string> student_files(const grade_options& opt, const std::string& worker) {
+    std::string source, object;
+    if (std::ifstream in(worker + ".json"); in) {
+        const auto recorded = nlohmann::json::parse(in, nullptr, false);
+        if (recorded.is_object()) {
+            source = recorded.value("student_source", "");
+            object = recorded.value("student_object", "");
+        }
+    }
+    if (!opt.student_source.empty()) source = opt.student_source;
+    if (!opt.student_object.empty()) object = opt.student_object;
+    return {source, object};
+}
+
+}  // namespace
+
+std::string choose_worker(session& s, lab_result& r) {
+    const std::string gpu = worker_path(s.opt, "gpu");
+    const std::string emulated = worker_path(s.opt, "emulated");
+    described found;
+    std::string why_not_gpu;
+    if (s.opt.force_emulate) {
+        why_not_gpu = "--emulate";
+    } else if (!executable(gpu)) {
+        why_not_gpu = "this build has no GPU grader (no CUDA Toolkit when it was configured)";
+    } else {
+        found = describe(gpu);
+        if (found.error.empty()) {
+            s.worker = gpu;
+            s.backend = "gpu";
+        } else {
+            why_not_gpu = "no usable GPU: " + found.error;
+        }
+    }
+    if (s.worker.empty()) {
+        if (!executable(emulated))
+            return why_not_gpu + ", and the CPU emulation grader for " + s.opt.lab + " is not built";
+        found = describe(emulated);
+        if (!found.error.empty()) return "the CPU emulation grader failed to start: " + found.error;
+        s.worker = emulated;
+        s.backend = "emulated";
+        r.notes.push_back("Grading correctness only, on the CPU emulator (" + why_not_gpu +
+                          "); timing needs an NVIDIA GPU.");
+    }
+    r.backend = s.backend;
+    r.device = found.hello.device.name.empty() ? "unknown device" : found.hello.device.name;
+    if (found.sandbox) r.notes.push_back(found.sandbox->note.empty() ? "Sandbox: not reported." : found.sandbox->note);
+    std::tie(s.student_source, s.student_object) = student_files(s.opt, s.worker);
+    describe_source(s.opt, s.student_source, s.worker, r);
+    s.parts = found.hello.parts;
+    if (s.parts.empty()) return "the worker reported no parts for " + s.opt.lab;
+    return "";
+}
+
+}  // namespace course

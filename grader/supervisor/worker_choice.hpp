@@ -1,0 +1,22 @@
+#pragma once
+#include <string>
+
+#include "core/result.hpp"
+#include "supervisor/session.hpp"
+
+namespace course {
+
+// <worker_dir>/<lab>_worker_<backend>.
+std::string worker_path(const grade_options& opt, const char* backend);
+bool executable(const std::string& path);
+
+// Picks the backend (the GPU worker when it can run, else the CPU emulator), learns the
+// lab's parts from the worker, and names the graded file in `r`. Returns "" or an
+// infrastructure error.
+std::string choose_worker(session& s, lab_result& r);
+
+// Names the graded file in the result: its path, the hash of its bytes, and a note when
+// it is not the student's own labs/ file or is newer than the worker that grades it.
+void describe_source(const grade_options& opt, const std::string& file, const std::string& worker, lab_result& r);
+
+}  // namespace course

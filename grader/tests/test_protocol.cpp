@@ -1,0 +1,71 @@
+#include <doctest/doctest.h>
+
+#include "core/protocol.hpp"
+
+using namespace course;
+
+TEST_CASE("a job travels as JSON and back unchanged") {
+    const correctness_request request{{"A", "B"}, 7, 3.0, {"random", "ones"}, {1, 33}, {5}, {"31x33"}};
+    const worker_job job = correctness_job_of(request, sandbox_mode::relaxed);
+    const nlohmann::json wire = job;
+    CHECK(wire.at("command") == "correctness");
+    CHECK(wire.at("sandbox") == "relaxed");
+    const worker_job back = wire.get<worker_job>();
+    CHECK(back.command == worker_command::correctness);
+    REQUIRE(back.correctness);
+    CHECK(back.correctness->parts == std::vector<std::string>{"A", "B"});
+    CHECK(back.correctness->seed == 7);
+    CHECK(back.correctness->sizes == std::vector<std::uint64_t>{1, 33});
+    CHECK(back.correctness->shapes == std::vector<std::string>{"31x33"});
+    CHECK_FALSE(back.timing);
+}
+
+TEST_CASE("a job with a missing key or an unknown name is refused, not defaulted") {
+    nlohmann::json wire = timing_job_of({{"A"}, 1, 3.0, 1024, "64x64", 16, 21, 1, 4096});
+    CHECK_NOTHROW(wire.get<worker_job>());
+    nlohmann::json no_rounds = wire;
+    no_rounds["timing"].erase("rounds");
+    CHECK_THROWS(no_rounds.get<worker_job>());
+    nlohmann::json bad_command = wire;
+    bad_command["command"] = "format_disk";
+    CHECK_THROWS(bad_command.get<worker_job>());
+    nlohmann::json bad_sandbox = wire;
+    bad_sandbox["sandbox"] = "none";
+    CHECK_THROWS(bad_sandbox.get<worker_job>());
+}
+
+TEST_CASE("worker_argv: the worker, its event descriptor and the job") {
+    const auto argv = worker_argv("/w/lab1_worker_gpu", describe_job());
+    REQUIRE(argv.size() == 5);
+    CHECK(argv[0] == "/w/lab1_worker_gpu");
+    CHECK(argv[1] == "--events-fd");
+    CHECK(argv[2] == "3");
+    CHECK(argv[3] == "--job");
+    CHECK(nlohmann::json::parse(argv[4]).at("command") == "describe");
+}
+
+TEST_CASE("events carry their type and read back by it") {
+    const nlohmann::json wire = to_event(part_correctness_event{"B", true, 51, 0, false, 12});
+    CHECK(wire.at("event") == "part_correctness");
+    CHECK(is_event<part_correctness_event>(wire));
+    CHECK_FALSE(is_event<timing_event>(wire));
+    CHECK(event_part(wire) == "B");
+    const auto back = wire.get<part_correctness_event>();
+    CHECK(back.cases == 51);
+    CHECK(back.warp_shuffles == std::optional<std::uint64_t>(12));
+    // The GPU reports no shuffle count: null on the wire, nothing after.
+    const auto gpu = to_event(part_correctness_event{"B", true, 51, 0, false, std::nullopt})
+                         .get<part_correctness_event>();
+    CHECK_FALSE(gpu.warp_shuffles);
+}
+
+TEST_CASE("a hello names the parts with their kernels") {
+    hello_event hello{"lab2", "emulated", {}, {}};
+    hello.device.name = "CPU emulator";
+    hello.parts.push_back({"A", "interleaved", "reduce_strided", "reduction", 256, 0, "", "ref", "base"});
+    const auto back = to_event(hello).get<hello_event>();
+    CHECK(back.device.name == "CPU emulator");
+    REQUIRE(back.parts.size() == 1);
+    CHECK(back.parts[0].kernel == "reduce_strided");
+    CHECK(back.parts[0].elements_per_block == 256);
+}
