@@ -18,12 +18,12 @@ STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invali
 
 
 def headline(r):
-    """The last part's speedup and target, as floats (None when not timed)."""
-    if not r.get("speedup"):
+    """The last timed part's speedup and the target, as the gradebook holds them: numbers,
+    None when the submission was not timed."""
+    timed = [x for x in r.get("speedups", {}).values() if x is not None]
+    if not timed:
         return None, None
-    speed = float(r["speedup"].split()[-1].split(":")[1].rstrip("x"))
-    target = float(r["target"].rstrip("x")) if r.get("target") else None
-    return speed, target
+    return timed[-1], r.get("target")
 
 
 def extract(rows):

@@ -4,7 +4,8 @@
 Every entry of SUBMISSIONS (a folder, a .zip or a .tar.gz per student) gets a gradebook
 row, whatever it holds. Only the lab's kernels.cu is taken from it; it is built in its own
 scratch folder against the course's prebuilt objects, and graded by the grader in its own
-process. See docs/instructor-guide.md.
+process. The grader's --json report (report.json) is the only thing read back from it.
+See docs/instructor-guide.md.
 """
 import argparse
 import json
@@ -19,6 +20,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import grader_command  # noqa: E402
 import gradebook  # noqa: E402
 import intake  # noqa: E402
 from build_recipe import Recipe, RecipeError  # noqa: E402
@@ -145,7 +147,7 @@ def main(argv=None):
         if not os.path.exists(os.path.join(d, "report.json")):
             # Never graded: its report is the reason, in every format the graded ones have.
             extra["report.txt"] = f"{sub.name}: {r['status']}\n{r['message']}\n"
-            extra["results.json"] = json.dumps(gradebook.gradescope_results(r), indent=2) + "\n"
+            extra["results.json"] = json.dumps(gradebook.never_graded_results(r), indent=2) + "\n"
         for name, text in extra.items():
             with open(os.path.join(d, name), "w") as f:
                 f.write(text)
@@ -193,25 +195,39 @@ def main(argv=None):
             msg = ("the build ran too long" if built.timed_out else
                    f"{inner} was refused before compiling" if built.rejected else f"{inner} does not compile")
             tail = "\n".join(built.log.strip().splitlines()[-12:])
+            report_build_failure(sub, built, scratch)
             record(sub, gradebook.row(sub.name, sub.student_id, status, message=f"{msg}: {tail}"),
                    {"build.log": built.log})
             return
         grade_queue.put((sub, built))
 
+    def report_build_failure(sub, built, scratch):
+        """The grader's reports of a build that failed (it runs nothing); without them,
+        record() writes the reason in their place."""
+        d = os.path.join(args.out, sub.name)
+        os.makedirs(d, exist_ok=True)
+        failure = os.path.join(scratch, "build_failure.json")
+        grader_command.write_build_failure(failure, built)
+        cmd = grader_command.command(recipe.grader, args.lab, built, backend == "emulated", args.policy, failure,
+                                     os.path.join(d, "report.json"), os.path.join(d, "results.json"),
+                                     os.path.join(d, "report.txt"))
+        try:
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=args.grade_timeout)
+        except subprocess.TimeoutExpired:
+            pass
+
     def grade(sub, built, gpu):
         d = os.path.join(args.out, sub.name)
         os.makedirs(d, exist_ok=True)
         report = os.path.join(d, "report.json")
-        cmd = [recipe.grader, args.lab, "--worker-dir", built.worker_dir, "--quiet", "--no-color", "--json", report,
-               "--gradescope", os.path.join(d, "results.json"), "--text", os.path.join(d, "report.txt")]
-        if backend == "emulated":
-            cmd.append("--emulate")
-        if args.policy:
-            cmd += ["--policy", os.path.abspath(args.policy)]
-        env = dict(os.environ, COURSE_STUDENT_SOURCE=built.source, COURSE_STUDENT_OBJECT=built.object)
+        cmd = grader_command.command(recipe.grader, args.lab, built, backend == "emulated", args.policy,
+                                     json_out=report, gradescope=os.path.join(d, "results.json"),
+                                     text=os.path.join(d, "report.txt"))
+        env = dict(os.environ)
         if gpu is not None:
             env["CUDA_VISIBLE_DEVICES"] = gpu
         try:
+            # Its output is kept for the record, never read: report.json is the verdict.
             proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   timeout=args.grade_timeout)
             out, code = proc.stdout.decode("utf-8", "replace"), proc.returncode
@@ -227,11 +243,8 @@ def main(argv=None):
                                       message=f"the grader exited with {code} and no report: {out[-400:]}"),
                    {"grader.log": out})
             return
-        if code == 2 and rep.get("infrastructure_error"):
-            record(sub, gradebook.row(sub.name, sub.student_id, "crashed",
-                                      message="infrastructure: " + rep["infrastructure_error"]), {"grader.log": out})
-            return
-        record(sub, gradebook.row_from_report(sub.name, sub.student_id, rep))
+        extra = {"grader.log": out} if rep.get("infrastructure_error") else None
+        record(sub, gradebook.row_from_report(sub.name, sub.student_id, rep), extra)
 
     def grader_loop(gpu):
         while True:

@@ -1,37 +1,90 @@
-"""The class's gradebook: one row per submission, always, even a broken one."""
+"""The class's gradebook: one row per submission, always, even a broken one.
+
+A row's verdict is the grader's, read from its --json report (report.json, the only file
+of the grader's that batch reads); batch adds only what it alone can know: the archive was
+unusable, the build failed or ran too long, the grader itself never answered. Numbers stay
+numbers: a speedup is a float in gradebook.json and one numeric CSV column per part.
+"""
 import csv
 import json
 import os
 import statistics
 
 STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission")
-COLUMNS = ("submission", "student_id", "status", "score", "max_score", "correctness", "speedup", "target",
+# The CSV's columns; SPEEDUP_COLUMNS of the lab's parts go where SPEEDUPS stands.
+SPEEDUPS = "speedups"
+COLUMNS = ("submission", "student_id", "status", "score", "max_score", "correctness", SPEEDUPS, "target",
            "message")
 
 
-def row(submission, student_id, status, score=0.0, max_score=0.0, correctness="", speedup="", message="",
-        target=""):
+def row(submission, student_id, status, score=0.0, max_score=0.0, correctness="", speedups=None, target=None,
+        message=""):
+    """speedups: {part id: speedup over naive, or None when the part was not timed}."""
     assert status in STATUSES, status
     return {"submission": submission, "student_id": student_id, "status": status, "score": round(score, 2),
-            "max_score": round(max_score, 2), "correctness": correctness, "speedup": speedup, "target": target,
-            "message": " ".join(message.split())[:500]}
+            "max_score": round(max_score, 2), "correctness": correctness, "speedups": dict(speedups or {}),
+            "target": target, "message": " ".join(message.split())[:500]}
+
+
+def status_from_report(report):
+    """The gradebook status of a submission the grader saw, in the grader's own words: its
+    infrastructure error, its build failure, or the verdicts it gave each part's kernels."""
+    if report.get("infrastructure_error"):
+        return "crashed"
+    kind = (report.get("build") or {}).get("kind")
+    if kind:
+        return "rejected" if kind == "rejected" else "compile_error"
+    verdicts = [p["correctness"]["status"] for p in report.get("parts", [])]
+    if "timed_out" in verdicts:
+        return "timeout"
+    if "crashed" in verdicts or any(p["correctness"].get("faults", 0) for p in report.get("parts", [])):
+        return "crashed"  # the kernel faulted or was stopped with a diagnosis, not just wrong
+    return "graded"
 
 
 def row_from_report(submission, student_id, report):
     """A gradebook row from the grader's --json report of one submission."""
+    status = status_from_report(report)
+    if report.get("infrastructure_error"):
+        # Not a grade: worth what the graded submissions are worth (write() fills it in).
+        return row(submission, student_id, status, message="infrastructure: " + report["infrastructure_error"])
     parts = report.get("parts", [])
-    statuses = [p["correctness"]["status"] for p in parts]
-    correct = sum(s == "passed" for s in statuses)
-    status = "graded"
-    if "timed_out" in statuses:
-        status = "timeout"
-    elif "crashed" in statuses or any(p["correctness"].get("faults", 0) for p in parts):
-        status = "crashed"  # the kernel faulted or was stopped with a diagnosis, not just wrong
+    correct = sum(p["correctness"]["status"] == "passed" for p in parts)
     timed = [p for p in parts if p["timing"]["status"] == "measured"]
-    speedups = [f"{p['id']}:{p['timing']['speedup']:.2f}x" for p in timed]
-    target = f"{timed[-1]['timing']['target']:.2f}x" if timed else ""
+    speedups = {p["id"]: p["timing"]["speedup"] if p["timing"]["status"] == "measured" else None for p in parts}
+    target = timed[-1]["timing"]["target"] if timed else None
     return row(submission, student_id, status, report.get("score", 0.0), report.get("max_score", 0.0),
-               f"{correct}/{len(parts)} parts", " ".join(speedups), report.get("summary", ""), target)
+               f"{correct}/{len(parts)} parts", speedups, target, report.get("summary", ""))
+
+
+def speedup_column(part):
+    return f"speedup_{part}"
+
+
+def part_ids(rows):
+    """Every part any row knows, in the lab's order."""
+    ids = []
+    for r in rows:
+        for p in r.get("speedups", {}):
+            if p not in ids:
+                ids.append(p)
+    return ids
+
+
+def csv_fields(rows):
+    """COLUMNS with one speedup_<part> column per part, for a spreadsheet or an LMS import."""
+    fields = []
+    for c in COLUMNS:
+        fields += [speedup_column(p) for p in part_ids(rows)] if c == SPEEDUPS else [c]
+    return fields
+
+
+def csv_row(r):
+    flat = {c: r[c] for c in COLUMNS if c != SPEEDUPS}
+    flat["target"] = "" if r["target"] is None else r["target"]
+    for p, x in r["speedups"].items():
+        flat[speedup_column(p)] = "" if x is None else x
+    return flat
 
 
 def write(out_dir, rows):
@@ -43,9 +96,9 @@ def write(out_dir, rows):
     rows = [dict(r, max_score=r["max_score"] or known) for r in rows]
     tmp = os.path.join(out_dir, ".gradebook.csv.tmp")
     with open(tmp, "w", newline="") as f:
-        w = csv.DictWriter(f, fieldnames=COLUMNS)
+        w = csv.DictWriter(f, fieldnames=csv_fields(rows), restval="")
         w.writeheader()
-        w.writerows(rows)
+        w.writerows(csv_row(r) for r in rows)
     os.replace(tmp, os.path.join(out_dir, "gradebook.csv"))
     tmp = os.path.join(out_dir, ".gradebook.json.tmp")
     with open(tmp, "w") as f:
@@ -55,10 +108,9 @@ def write(out_dir, rows):
 
 
 def headline_speedup(r):
-    """The last part's speedup (the lab's headline technique), or None."""
-    if not r["speedup"]:
-        return None
-    return float(r["speedup"].split()[-1].split(":")[1].rstrip("x"))
+    """The last timed part's speedup (the lab's headline technique), or None."""
+    timed = [x for x in r.get("speedups", {}).values() if x is not None]
+    return timed[-1] if timed else None
 
 
 def summary(rows):
@@ -86,8 +138,10 @@ def summary(rows):
     return "\n".join(lines)
 
 
-def gradescope_results(r):
-    """Gradescope's results.json for a submission the grader never saw (bad archive,
-    compile error): score 0 and the reason."""
+def never_graded_results(r):
+    """Gradescope's results.json for a submission the grader never saw (no usable file, a
+    build that ran too long, a grader that never answered): score 0 and the reason. Every
+    submission the grader saw, a failed build included, gets the grader's own results.json
+    (grader --gradescope, with --build-failure for a build that failed)."""
     return {"score": 0.0, "output": f"{r['status']}: {r['message']}", "visibility": "visible",
             "stdout_visibility": "visible", "tests": []}

@@ -3,7 +3,12 @@
 it against the prebuilt course, grades correctness on the CPU emulator, and always writes
 /autograder/results/results.json, even when the submission is unusable or does not
 compile. Performance points follow the policy's "emulated_performance": "omit" leaves them
-out of the maximum, "pending" keeps them for a later GPU batch run."""
+out of the maximum, "pending" keeps them for a later GPU batch run.
+
+results.json is the grader's own (grader --gradescope), a build that failed or was refused
+included (grader --build-failure); this script writes one itself only when the grader never
+saw the submission (no usable file) or could not run. The grader's human report goes to
+stdout, which Gradescope shows the student."""
 import argparse
 import json
 import os
@@ -14,6 +19,7 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "batch"))
 
+import grader_command  # noqa: E402
 import gradebook  # noqa: E402
 import intake  # noqa: E402
 from build_recipe import Recipe, RecipeError  # noqa: E402
@@ -29,10 +35,11 @@ def write_results(path, results):
 
 
 def failure(status, message):
-    return gradebook.gradescope_results({"status": status, "message": message})
+    return gradebook.never_graded_results({"status": status, "message": message})
 
 
-def grade(root):
+def grade(root, results):
+    """Has the grader write `results`; returns None when it did, else the results to write."""
     source = os.path.join(root, "source")
     with open(os.path.join(source, "gradescope_lab")) as f:
         lab = f.read().strip()
@@ -40,7 +47,7 @@ def grade(root):
     folder = recipe.folder(lab)
     sub = intake.Submission("submission", os.path.join(root, "submission"), "dir", "submission")
     try:
-        inner, data = intake.student_file(sub, folder)
+        _, data = intake.student_file(sub, folder)
     except intake.InvalidSubmission as e:
         return failure("invalid_submission", f"{e}. Upload {folder}/kernels.cu (or kernels.cu alone).")
     scratch = tempfile.mkdtemp(prefix="autograder-")
@@ -49,30 +56,21 @@ def grade(root):
     with open(path, "wb") as f:
         f.write(data)
     built = recipe.build(lab, "emulated", path, scratch, timeout=600)
+    build_failure = None
     if not built.ok:
-        log = "\n".join(built.log.strip().splitlines()[-40:])
-        if built.rejected:
-            return failure("rejected", f"{inner} was refused before compiling:\n{log}")
-        return failure("compile_error", f"{inner} does not compile:\n{log}")
-    results = os.path.join(scratch, "results.json")
+        build_failure = os.path.join(scratch, "build_failure.json")
+        grader_command.write_build_failure(build_failure, built)
     policy = os.path.join(source, "gradescope_policy.jsonc")
-    cmd = [recipe.grader, lab, "--emulate", "--worker-dir", built.worker_dir, "--gradescope", results, "--no-color"]
-    if os.path.exists(policy):
-        cmd += ["--policy", policy]
-    env = dict(os.environ, COURSE_STUDENT_SOURCE=built.source, COURSE_STUDENT_OBJECT=built.object)
+    cmd = grader_command.command(recipe.grader, lab, built, True, policy if os.path.exists(policy) else None,
+                                 build_failure, gradescope=results)
     try:
-        proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=1800)
+        proc = subprocess.run(cmd, timeout=1800)
     except subprocess.TimeoutExpired:
         return failure("timeout", "grading took longer than 30 minutes")
-    report = proc.stdout.decode("utf-8", "replace")
-    try:
-        with open(results) as f:
-            out = json.load(f)
-    except (OSError, ValueError):
-        return failure("crashed", f"the grader exited with {proc.returncode} and no results:\n{report[-2000:]}")
-    out["output"] = ("Graded on Gradescope's CPU emulator: correctness only. Performance is graded on a GPU, "
-                     "if your instructor runs the class on one.\n\n" + report)
-    return out
+    if not os.path.exists(results):
+        return failure("crashed", f"the grader exited with {proc.returncode} and wrote no results "
+                                  "(its messages are above)")
+    return None
 
 
 def main():
@@ -80,12 +78,16 @@ def main():
     p.add_argument("--root", default="/autograder")
     args = p.parse_args()
     path = os.path.join(args.root, "results", "results.json")
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.exists(path):
+        os.remove(path)  # only this submission's results count
     try:
-        results = grade(args.root)
+        results = grade(args.root, path)
     except (RecipeError, OSError, ValueError) as e:
         results = failure("crashed", f"the autograder is broken, not your submission: {e}")
-    write_results(path, results)
-    print(results.get("output", ""))
+    if results is not None:
+        write_results(path, results)
+        print(results["output"])
     return 0
 
 

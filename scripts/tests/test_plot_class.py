@@ -12,21 +12,28 @@ import plot_class  # noqa: E402
 
 def rows():
     return [
-        {"submission": "a", "status": "graded", "score": 100.0, "speedup": "A:3.50x B:4.60x C:4.70x", "target": "3.99x"},
-        {"submission": "b", "status": "graded", "score": 80.0, "speedup": "A:3.40x B:3.90x C:3.10x", "target": "4.01x"},
-        {"submission": "c", "status": "compile_error", "score": 0.0, "speedup": "", "target": ""},
-        {"submission": "d", "status": "timeout", "score": 20.0, "speedup": "", "target": ""},
+        {"submission": "a", "status": "graded", "score": 100.0, "speedups": {"A": 3.5, "B": 4.6, "C": 4.7},
+         "target": 3.99},
+        {"submission": "b", "status": "graded", "score": 80.0, "speedups": {"A": 3.4, "B": 3.9, "C": 3.1},
+         "target": 4.01},
+        # C crashed, so it was not timed: B is the headline.
+        {"submission": "e", "status": "crashed", "score": 40.0, "speedups": {"A": 2.0, "B": 2.5, "C": None},
+         "target": 3.0},
+        {"submission": "c", "status": "compile_error", "score": 0.0, "speedups": {}, "target": None},
+        {"submission": "d", "status": "timeout", "score": 20.0, "speedups": {"A": None, "B": None, "C": None},
+         "target": None},
     ]
 
 
 class PlotClassTest(unittest.TestCase):
     def test_extract(self):
         d = plot_class.extract(rows())
-        self.assertEqual(d["speedups"], [4.70, 3.10])
-        self.assertAlmostEqual(d["target"], 4.00)
+        self.assertEqual(d["speedups"], [4.70, 3.10, 2.5])
+        self.assertAlmostEqual(d["target"], 3.99)
         self.assertEqual(d["counts"]["graded"], 2)
         self.assertEqual(d["counts"]["compile_error"], 1)
         self.assertEqual(d["scores"]["timeout"], [20.0])
+        self.assertEqual(d["scores"]["crashed"], [40.0])
 
     def test_images(self):
         out = tempfile.mkdtemp()

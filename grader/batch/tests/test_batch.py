@@ -149,6 +149,35 @@ class BatchTest(unittest.TestCase):
             self.assertEqual(len(json.load(f)), len(EXPECTED))
         self.assertTrue(os.path.getsize(os.path.join(self.out, "class_scores.png")) > 0)
 
+    def test_failed_builds_are_reported_by_the_grader(self):
+        # One place builds Gradescope's JSON: the grader, told of the failed build.
+        d = os.path.join(self.out, "compile_error")
+        with open(os.path.join(d, "report.json")) as f:
+            report = json.load(f)
+        self.assertEqual(report["build"]["kind"], "compile_error")
+        self.assertIn("undefined_name", report["build"]["log"])
+        with open(os.path.join(d, "results.json")) as f:
+            results = json.load(f)
+        self.assertEqual(results["score"], 0.0)
+        self.assertEqual([t["name"].split()[:2] for t in results["tests"]], [["Build", "of"]])
+        self.assertIn("does not compile; nothing was graded", results["output"])
+
+    def test_speedups_are_numbers(self):
+        with open(os.path.join(self.out, "gradebook.csv")) as f:
+            self.assertIn("speedup_A", csv.DictReader(f).fieldnames)
+        with open(os.path.join(self.out, "gradebook.json")) as f:
+            rows = {r["submission"]: r for r in json.load(f)}
+        correct = rows["correct"]
+        self.assertEqual(list(correct["speedups"]), ["A"])
+        if BACKEND == "gpu":
+            self.assertIsInstance(correct["speedups"]["A"], float)
+            self.assertIsInstance(correct["target"], float)
+            csv_row = {r["submission"]: r for r in gradebook(self.out)}["correct"]
+            self.assertEqual(float(csv_row["speedup_A"]), correct["speedups"]["A"])
+        else:  # the CPU emulator times nothing
+            self.assertEqual((correct["speedups"]["A"], correct["target"]), (None, None))
+        self.assertEqual(rows["compile_error"]["speedups"], {})
+
     def test_nothing_but_the_lab_file_left_the_archives(self):
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "outside.txt")))
         self.assertFalse(os.path.exists(os.path.join(os.path.dirname(self.tmp), "outside.txt")))

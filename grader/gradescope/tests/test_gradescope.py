@@ -1,5 +1,6 @@
 """The Gradescope package, run against a fake /autograder tree in a temporary folder: a
-passing, a failing, a non-compiling and a missing submission all get a results.json."""
+passing, a failing, a non-compiling and a missing submission all get a results.json, the
+grader's own (grader --gradescope) for every submission that has a file to build."""
 import json
 import os
 import shutil
@@ -48,6 +49,7 @@ class GradescopeTest(unittest.TestCase):
         run = subprocess.run(["bash", os.path.join(self.root, "source", "run_autograder")], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.assertEqual(run.returncode, 0, run.stdout.decode())
+        self.stdout = run.stdout.decode("utf-8", "replace")
         with open(os.path.join(self.root, "results", "results.json")) as f:
             return json.load(f)
 
@@ -66,7 +68,10 @@ class GradescopeTest(unittest.TestCase):
     def test_passing_submission(self):
         r = self.grade({"kernels.cu": self.read("solutions", FOLDER, "kernels.cu")})
         self.assertEqual(r["score"], 60.0)  # correctness only: the default policy omits performance
-        self.assertIn("CPU emulator", r["output"])
+        self.assertIn("CPU emulator", r["output"])  # the grader's note on the backend
+        self.assertTrue(r["output"].startswith("lab1: 60/60"), r["output"])
+        # The grader's human report is the autograder's stdout, which Gradescope shows.
+        self.assertIn("lab1: 60/60", self.stdout)
         correctness = [t for t in r["tests"] if "correctness" in t["name"]]
         self.assertEqual([(t["status"], t["score"], t["max_score"]) for t in correctness], [("passed", 60.0, 60.0)])
 
@@ -77,10 +82,21 @@ class GradescopeTest(unittest.TestCase):
         self.assertEqual(correctness["status"], "failed")
         self.assertIn("untouched stub", correctness["output"])
 
+    def build_test(self, r):
+        """The one test the grader writes for a build that failed (--build-failure)."""
+        self.assertEqual(r["score"], 0.0)
+        self.assertEqual(len(r["tests"]), 1, r["tests"])
+        t = r["tests"][0]
+        self.assertTrue(t["name"].startswith("Build of "), t["name"])
+        self.assertEqual((t["status"], t["score"], t["max_score"]), ("failed", 0.0, 60.0))
+        return t
+
     def test_non_compiling_submission(self):
         r = self.grade({"kernels.cu": '#include "contracts/lab1.cuh"\nint broken(\n'})
-        self.assertEqual(r["score"], 0.0)
-        self.assertTrue(r["output"].startswith("compile_error: kernels.cu does not compile"))
+        t = self.build_test(r)
+        self.assertIn("does not compile; nothing was graded", r["output"])
+        self.assertIn("does not compile; nothing was graded", t["output"])
+        self.assertIn("kernels.cu", t["output"])  # the compiler's messages about the file
 
     def test_attacks_are_refused(self):
         # Two of the adversarial suite's files (grader/tests/attacks/): an include of the
@@ -88,12 +104,15 @@ class GradescopeTest(unittest.TestCase):
         for name, folder in (("include_solution", "lab3_unrolled"), ("forge_events", "lab1_divergent")):
             text = self.read("grader", "tests", "attacks", name, folder, "kernels.cu")
             r = self.grade({"kernels.cu": text})
-            self.assertEqual(r["score"], 0.0, name)
-            self.assertTrue(r["output"].startswith("rejected: kernels.cu was refused before compiling"), r["output"])
+            self.build_test(r)
+            self.assertIn("was refused by the course's guard; nothing was graded", r["output"], name)
 
     def test_missing_file(self):
+        # The grader never saw a file: the autograder writes the reason itself.
         r = self.grade({"notes.txt": "I forgot the kernel"})
         self.assertEqual(r["score"], 0.0)
+        self.assertEqual(r["tests"], [])
+        self.assertTrue(r["output"].startswith("invalid_submission: "), r["output"])
         self.assertIn("no kernels.cu", r["output"])
 
 

@@ -1,0 +1,42 @@
+"""How batch grading and Gradescope run the grader on one submission.
+
+The grader is told which files are the student's (--student-source, --student-object), and a
+build that failed is handed to it as a build-failure file (--build-failure), so that every
+report of a submission the grader saw, Gradescope's results.json included, is the grader's
+own. Python reads only the --json report back (gradebook.row_from_report).
+"""
+import json
+import os
+
+
+def build_failure_kind(built):
+    """The grader's word for a failed build (grader/supervisor/main.cpp, read_build_failure).
+    A build that ran too long did not compile either; batch's row still says "timeout"."""
+    return "rejected" if built.rejected else "compile_error"
+
+
+def write_build_failure(path, built):
+    """The file `grader --build-failure` reads: {"kind", "log", "source"}."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    with open(path, "w") as f:
+        json.dump({"kind": build_failure_kind(built), "log": built.log, "source": built.source}, f, indent=2)
+        f.write("\n")
+
+
+def command(grader, lab, built, emulate, policy=None, build_failure=None, json_out=None, gradescope=None,
+            text=None):
+    """The grader's command line: a built submission is graded with its own worker and files;
+    with build_failure (a file from write_build_failure) nothing runs and the reports say why."""
+    cmd = [grader, lab, "--quiet", "--no-color"]
+    if build_failure:
+        cmd += ["--build-failure", build_failure]
+    else:
+        cmd += ["--worker-dir", built.worker_dir, "--student-source", built.source, "--student-object", built.object]
+    if emulate:
+        cmd.append("--emulate")
+    if policy:
+        cmd += ["--policy", os.path.abspath(policy)]
+    for option, path in (("--json", json_out), ("--gradescope", gradescope), ("--text", text)):
+        if path:
+            cmd += [option, path]
+    return cmd

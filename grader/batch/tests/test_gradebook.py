@@ -1,0 +1,125 @@
+"""Unit tests of grader/batch/gradebook.py and grader_command.py on literal reports: the row
+takes the grader's verdict, speedups stay numbers, the CSV has one numeric column per part,
+and the grader is told the student's files and a failed build explicitly."""
+import csv
+import json
+import os
+import sys
+import tempfile
+import unittest
+from types import SimpleNamespace
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+
+import gradebook  # noqa: E402
+import grader_command  # noqa: E402
+
+
+def part(pid, correctness="passed", timing="measured", speedup=0.0, target=0.0, faults=0):
+    return {"id": pid, "correctness": {"status": correctness, "faults": faults},
+            "timing": {"status": timing, "speedup": speedup, "target": target}}
+
+
+def report(parts, score=100.0, max_score=100.0, summary="lab3: 100/100", **extra):
+    r = {"parts": parts, "score": score, "max_score": max_score, "summary": summary, "infrastructure_error": "",
+         "build": None, "passed": True, "exit_code": 0}
+    r.update(extra)
+    return r
+
+
+TIMED = report([part("A", speedup=3.55, target=3.0), part("B", speedup=4.51, target=4.0),
+                part("C", speedup=4.671, target=4.2)])
+
+
+class RowTest(unittest.TestCase):
+    def test_timed_row_keeps_numbers(self):
+        r = gradebook.row_from_report("alice", "alice", TIMED)
+        self.assertEqual(r["status"], "graded")
+        self.assertEqual((r["score"], r["max_score"], r["correctness"]), (100.0, 100.0, "3/3 parts"))
+        self.assertEqual(r["speedups"], {"A": 3.55, "B": 4.51, "C": 4.671})
+        self.assertEqual(r["target"], 4.2)
+        self.assertEqual(gradebook.headline_speedup(r), 4.671)
+
+    def test_untimed_parts_are_none(self):
+        rep = report([part("A", timing="not_measured"), part("B", "failed", "not_measured")], 30.0, 60.0)
+        r = gradebook.row_from_report("bob", "bob", rep)
+        self.assertEqual(r["speedups"], {"A": None, "B": None})
+        self.assertIsNone(r["target"])
+        self.assertIsNone(gradebook.headline_speedup(r))
+        self.assertEqual(r["correctness"], "1/2 parts")
+
+    def test_status_is_the_graders_verdict(self):
+        cases = [
+            (report([part("A"), part("B", "timed_out", "not_measured")]), "timeout"),
+            (report([part("A", "crashed", "not_measured")]), "crashed"),
+            (report([part("A", "failed", "not_measured", faults=2)]), "crashed"),
+            (report([part("A", "failed", "not_measured")], passed=False, exit_code=1), "graded"),
+            (report([], build={"kind": "rejected", "log": ""}), "rejected"),
+            (report([], build={"kind": "compile_error", "log": ""}), "compile_error"),
+            (report([], build={"kind": "link_error", "log": ""}), "compile_error"),
+            (report([], infrastructure_error="no worker", exit_code=2), "crashed"),
+        ]
+        for rep, status in cases:
+            self.assertEqual(gradebook.status_from_report(rep), status, rep)
+
+    def test_infrastructure_error_is_no_grade(self):
+        r = gradebook.row_from_report("c", "c", report([], 0.0, 0.0, infrastructure_error="worker missing"))
+        self.assertEqual((r["status"], r["score"], r["max_score"]), ("crashed", 0.0, 0.0))
+        self.assertEqual(r["message"], "infrastructure: worker missing")
+
+
+class WriteTest(unittest.TestCase):
+    def test_csv_and_json(self):
+        out = tempfile.mkdtemp()
+        rows = [gradebook.row_from_report("alice", "alice", TIMED),
+                gradebook.row("bob", "bob", "compile_error", message="kernels.cu does not compile:\n  x")]
+        gradebook.write(out, rows)
+        with open(os.path.join(out, "gradebook.csv")) as f:
+            reader = csv.DictReader(f)
+            self.assertEqual(reader.fieldnames, ["submission", "student_id", "status", "score", "max_score",
+                                                 "correctness", "speedup_A", "speedup_B", "speedup_C", "target",
+                                                 "message"])
+            alice, bob = list(reader)
+        self.assertEqual([float(alice[f"speedup_{p}"]) for p in "ABC"], [3.55, 4.51, 4.671])
+        self.assertEqual(float(alice["target"]), 4.2)
+        self.assertEqual((bob["speedup_A"], bob["target"], bob["max_score"]), ("", "", "100.0"))
+        self.assertEqual(bob["message"], "kernels.cu does not compile: x")
+        with open(os.path.join(out, "gradebook.json")) as f:
+            alice, bob = json.load(f)
+        self.assertEqual(alice["speedups"], {"A": 3.55, "B": 4.51, "C": 4.671})
+        self.assertEqual((bob["speedups"], bob["target"], bob["max_score"]), ({}, None, 100.0))
+
+    def test_summary_median_speedup(self):
+        rows = [gradebook.row_from_report(n, n, report([part("A", speedup=s, target=2.0)])) for n, s in
+                (("a", 1.0), ("b", 2.0), ("c", 4.0))]
+        self.assertIn("median speedup vs naive (last part): 2.00x over 3 timed submission(s)",
+                      gradebook.summary(rows))
+
+
+class GraderCommandTest(unittest.TestCase):
+    BUILT = SimpleNamespace(ok=True, log="", worker_dir="/s/bin", source="/s/lab3_unrolled/kernels.cu",
+                            object="/s/lab3_student_emulated.cpp.o", timed_out=False, rejected=False)
+
+    def test_graded_submission_names_its_files(self):
+        cmd = grader_command.command("/b/grader", "lab3", self.BUILT, True, json_out="/o/report.json")
+        self.assertEqual(cmd, ["/b/grader", "lab3", "--quiet", "--no-color", "--worker-dir", "/s/bin",
+                               "--student-source", "/s/lab3_unrolled/kernels.cu", "--student-object",
+                               "/s/lab3_student_emulated.cpp.o", "--emulate", "--json", "/o/report.json"])
+
+    def test_failed_build_goes_to_the_grader(self):
+        tmp = tempfile.mkdtemp()
+        for rejected, kind in ((False, "compile_error"), (True, "rejected")):
+            built = SimpleNamespace(**dict(vars(self.BUILT), ok=False, log="error: x", worker_dir="",
+                                           rejected=rejected))
+            path = os.path.join(tmp, "build_failure.json")
+            grader_command.write_build_failure(path, built)
+            with open(path) as f:
+                self.assertEqual(json.load(f), {"kind": kind, "log": "error: x", "source": built.source})
+            cmd = grader_command.command("/b/grader", "lab3", built, False, build_failure=path,
+                                         gradescope="/o/results.json")
+            self.assertEqual(cmd, ["/b/grader", "lab3", "--quiet", "--no-color", "--build-failure", path,
+                                   "--gradescope", "/o/results.json"])
+
+
+if __name__ == "__main__":
+    unittest.main()
