@@ -27,19 +27,9 @@ def row(submission, student_id, status, score=0.0, max_score=0.0, correctness=""
 
 
 def status_from_report(report):
-    """The gradebook status of a submission the grader saw, in the grader's own words: its
-    infrastructure error, its build failure, or the verdicts it gave each part's kernels."""
-    if report.get("infrastructure_error"):
-        return "crashed"
-    kind = (report.get("build") or {}).get("kind")
-    if kind:
-        return "rejected" if kind == "rejected" else "compile_error"
-    verdicts = [p["correctness"]["status"] for p in report.get("parts", [])]
-    if "timed_out" in verdicts:
-        return "timeout"
-    if "crashed" in verdicts or any(p["correctness"].get("faults", 0) for p in report.get("parts", [])):
-        return "crashed"  # the kernel faulted or was stopped with a diagnosis, not just wrong
-    return "graded"
+    """The gradebook status of a submission the grader saw: the grader's own outcome
+    (grader/core/lab_scoring.hpp), never worked out again here."""
+    return report["outcome"]
 
 
 def row_from_report(submission, student_id, report):

@@ -40,7 +40,31 @@ void apply_penalties(const lab_result& r, part_result& part, bool performance_aw
 
 }  // namespace
 
+std::string outcome_of(const lab_result& r) {
+    if (!r.infrastructure_error.empty()) return "crashed";
+    if (!r.build.kind.empty()) return r.build.kind == "rejected" ? "rejected" : "compile_error";
+    bool crashed = false;
+    for (const auto& part : r.parts) {
+        if (part.correctness.status == correctness_status::timed_out) return "timeout";
+        crashed = crashed || part.correctness.status == correctness_status::crashed || part.correctness.faults > 0;
+    }
+    return crashed ? "crashed" : "graded";
+}
+
+namespace {
+
+void score_parts(lab_result& r, const policy& pol);
+
+}  // namespace
+
 void score_lab(lab_result& r, const policy& pol) {
+    score_parts(r, pol);
+    r.outcome = outcome_of(r);
+}
+
+namespace {
+
+void score_parts(lab_result& r, const policy& pol) {
     if (!r.infrastructure_error.empty()) {
         r.exit_code = 2;
         r.passed = false;
@@ -77,5 +101,7 @@ void score_lab(lab_result& r, const policy& pol) {
     r.exit_code = all_ok ? 0 : 1;
     r.summary = summary_line(r);
 }
+
+}  // namespace
 
 }  // namespace course

@@ -14,7 +14,13 @@ bool performance_passes(const timing_result& timing);
 // times kernels (`timed`: the GPU), its performance passes.
 bool part_passes(const part_result& part, bool timed);
 
-// Fills scores, verdict, exit code and summary of `r` from its parts' results.
+// What happened to a submission as a whole, in the gradebook's words: "graded" (whatever
+// the score), "timeout" (a kernel hung), "crashed" (a kernel faulted or was stopped with a
+// diagnosis, or grading itself failed), "compile_error" (or a link error), "rejected" (the
+// guard refused the file).
+std::string outcome_of(const lab_result& r);
+
+// Fills scores, verdict, exit code, summary and outcome of `r` from its parts' results.
 void score_lab(lab_result& r, const policy& pol);
 
 }  // namespace course

@@ -177,7 +177,8 @@ void to_json(nlohmann::json& j, const lab_result& r) {
          {"max_score", r.max_score},
          {"passed", r.passed},
          {"exit_code", r.exit_code},
-         {"summary", r.summary}};
+         {"summary", r.summary},
+         {"outcome", r.outcome}};
 }
 
 }  // namespace course

@@ -136,6 +136,9 @@ struct lab_result {
     bool passed = false;
     int exit_code = 2;
     std::string summary;  // the one-line verdict
+    // What happened to the submission as a whole (core/lab_scoring.hpp, outcome_of): the
+    // gradebook's status, read as is by batch grading.
+    std::string outcome;
 };
 
 // `file` as the reports show it: relative to `course_root` when it lies inside it (both

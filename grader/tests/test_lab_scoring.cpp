@@ -109,3 +109,20 @@ TEST_CASE("score_lab with the default policy: literal scores and exit codes") {
         CHECK_FALSE(r.passed);
     }
 }
+
+TEST_CASE("the outcome of a submission, in the gradebook's words") {
+    lab_result r = lab_of("emulated", {correct_part("A"), correct_part("B")});
+    CHECK(outcome_of(r) == "graded");
+    r.parts[1].correctness.status = correctness_status::failed;
+    CHECK(outcome_of(r) == "graded");  // wrong is graded, not crashed
+    r.parts[1].correctness.faults = 1;
+    CHECK(outcome_of(r) == "crashed");
+    r.parts[0].correctness.status = correctness_status::timed_out;
+    CHECK(outcome_of(r) == "timeout");
+    r.build.kind = "link_error";
+    CHECK(outcome_of(r) == "compile_error");
+    r.build.kind = "rejected";
+    CHECK(outcome_of(r) == "rejected");
+    r.infrastructure_error = "no worker";
+    CHECK(outcome_of(r) == "crashed");
+}
