@@ -13,7 +13,9 @@
 
 namespace course::guard {
 
-inline constexpr int exit_refused = 3;  // grader/batch/build_recipe.py tells a refusal from a compile error by it
+// build_recipe.py (grader/batch/) and course_build.py (grader/student/) tell a refusal
+// from a compile error by it.
+inline constexpr int exit_refused = 3;
 inline constexpr int exit_usage = 2;
 // Bytes kept of the output of a pass that is never shown.
 inline constexpr std::size_t hidden_bytes = 64u << 10;
