@@ -3,6 +3,7 @@
 // undefined. The warp operations are in warp_ops.cpp.
 #include <csetjmp>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
@@ -22,10 +23,7 @@ block_ctx g_block;
 kernel_stats* g_stats_now = nullptr;
 
 namespace {
-
-// Per launch name.
-std::map<std::string, kernel_stats> g_stats;
-
+std::map<std::string, kernel_stats> g_stats;  // per launch name
 }  // namespace
 
 // Resumes the next ready thread directly (or the scheduler when none is ready), which
