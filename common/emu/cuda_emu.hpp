@@ -49,6 +49,9 @@ public:
 };
 
 enum class warp_op_kind : int { sync, shfl_idx, shfl_up, shfl_down, shfl_xor, ballot, any, all };
+// __syncthreads and its variants that also combine a predicate over the block:
+// __syncthreads_count, __syncthreads_and (all) and __syncthreads_or (any).
+enum class barrier_kind : int { sync, count, all, any };
 
 namespace detail {
 // What kernel code reads of the running emulated thread; the scheduler owns the rest.
@@ -64,7 +67,7 @@ inline const uint3& current_thread_idx() { return g_current->idx; }
 
 std::uint64_t warp_op(warp_op_kind kind, unsigned mask, std::uint64_t value, int arg, int width, const char* file,
                       int line);
-int block_barrier(int kind, int predicate, const char* file, int line);
+int block_barrier(barrier_kind kind, int predicate, const char* file, int line);
 
 template <typename T>
 std::uint64_t to_bits(T v) {
@@ -90,10 +93,16 @@ void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body);
 // Names an allocation in out-of-bounds messages ("past the end of 'input'").
 void label_allocation(void* ptr, const char* label);
 
-inline void syncthreads_at(const char* file, int line) { detail::block_barrier(0, 0, file, line); }
-inline int syncthreads_count_at(const char* file, int line, int p) { return detail::block_barrier(1, p != 0, file, line); }
-inline int syncthreads_and_at(const char* file, int line, int p) { return detail::block_barrier(2, p != 0, file, line); }
-inline int syncthreads_or_at(const char* file, int line, int p) { return detail::block_barrier(3, p != 0, file, line); }
+inline void syncthreads_at(const char* file, int line) { detail::block_barrier(barrier_kind::sync, 0, file, line); }
+inline int syncthreads_count_at(const char* file, int line, int p) {
+    return detail::block_barrier(barrier_kind::count, p != 0, file, line);
+}
+inline int syncthreads_and_at(const char* file, int line, int p) {
+    return detail::block_barrier(barrier_kind::all, p != 0, file, line);
+}
+inline int syncthreads_or_at(const char* file, int line, int p) {
+    return detail::block_barrier(barrier_kind::any, p != 0, file, line);
+}
 
 inline void syncwarp_at(const char* file, int line, unsigned mask = 0xffffffffu) {
     detail::warp_op(warp_op_kind::sync, mask, 0, 0, 32, file, line);

@@ -103,6 +103,11 @@ std::string payload_text(const allocation& a) {
     return text + (a.count == 1 ? " (index 0 only)" : " (indices 0 to " + std::to_string(a.count - 1) + ")");
 }
 
+// "device buffer 'out' (256 bytes)": a buffer whose owner did not say what it holds.
+std::string buffer_text(const allocation& a) {
+    return "device buffer '" + a.label + "' (" + std::to_string(a.bytes) + " bytes)";
+}
+
 // Where `addr` lies as an index into the payload: the student's view of the buffer, which
 // ends before the guard words, not where the mapping ends.
 std::string index_text(const allocation& a, std::uintptr_t addr) {
@@ -133,7 +138,7 @@ std::string describe_address(std::uintptr_t addr) {
         if (addr < map || addr >= map + a.map_len) continue;
         if (a.elem_bytes > 0) return index_text(a, addr);
         const auto user = reinterpret_cast<std::uintptr_t>(a.user);
-        const std::string what = "device buffer '" + a.label + "' (" + std::to_string(a.bytes) + " bytes)";
+        const std::string what = buffer_text(a);
         if (addr >= user + a.bytes) return std::to_string(addr - (user + a.bytes)) + " bytes past the end of " + what;
         if (addr < user) return std::to_string(user - addr) + " bytes before the start of " + what;
         return "inside " + what;
@@ -159,8 +164,7 @@ void check_slack(const char* kernel) {
         const std::string what =
             a.elem_bytes > 0
                 ? index_text(a, reinterpret_cast<std::uintptr_t>(hit))
-                : (after_ok ? "before the start of " : "past the end of ") + std::string("device buffer '") + a.label +
-                      "' (" + std::to_string(a.bytes) + " bytes)";
+                : (after_ok ? "before the start of " : "past the end of ") + buffer_text(a);
         // Re-arm, so the next launch is judged on its own.
         std::memset(const_cast<char*>(end), slack_byte, static_cast<std::size_t>(a.body_end - end));
         std::memset(a.body, slack_byte, static_cast<std::size_t>(a.user - a.body));

@@ -1,6 +1,7 @@
 #pragma once
 // Parsers for the output of the CUDA tools the technique checks run. Pure functions on
-// text, so that the unit tests can feed them literal tool output.
+// text, so that the unit tests can feed them literal tool output. Defined by tool (files
+// tool_output_libraries.cpp, tool_output_sass.cpp, tool_output_profilers.cpp).
 #include <map>
 #include <set>
 #include <string>

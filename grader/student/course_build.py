@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-GUARD_REFUSED = 3  # course_cc_guard's exit code for a refused file (grader/guard/guard_main.cpp)
+GUARD_REFUSED = 3  # course_cc_guard's exit code for a refused file (grader/guard/guard_run.hpp)
 GUARD_MARK = "was not compiled (docs/grading.md"  # the guard's last line when it refuses
 SHOWN_LINES = 60  # compiler messages shown in a report; `make labN` shows them all
 

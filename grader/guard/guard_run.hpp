@@ -1,0 +1,80 @@
+#pragma once
+// One run of course_cc_guard over one student file, phase by phase: the file's directives,
+// the files its compile reaches (guard_dependencies.cpp), its own tokens, the compile
+// under limits, the object (guard_run.cpp). Each phase returns 0 to go on, or the exit
+// code of the guard.
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/submission_rules.hpp"
+#include "guard/guard_system.hpp"
+
+namespace course::guard {
+
+// build_recipe.py (grader/batch/) and course_build.py (grader/student/) tell a refusal
+// from a compile error by it.
+inline constexpr int exit_refused = 3;
+inline constexpr int exit_usage = 2;
+// Bytes kept of the output of a pass that is never shown.
+inline constexpr std::size_t hidden_bytes = 64u << 10;
+
+struct options {
+    std::string lab, backend_name, source, ns, display;
+    std::vector<std::string> allow, system;
+    std::string course_root;
+    bounds limits;
+    std::size_t log_bytes = 65536;
+    std::vector<std::string> command;  // after --
+};
+
+class guard_run {
+public:
+    explicit guard_run(options o) : o_(std::move(o)) {}
+    int run();
+
+private:
+    int usage(const std::string& why);
+    bool setup_fails(const std::string& why);
+    bool setup();
+
+    // What the student sees.
+    std::string excerpt(int line) const;
+    int refuse(const std::vector<rules::finding>& found);
+    int refuse(const std::string& message);
+    bool is_source(const std::string& file);
+
+    // The phases, in order.
+    int check_source();
+    int check_dependencies(const std::string& scratch);
+    int check_tokens(const std::string& scratch);
+    int compile();
+    int check_object_file();
+
+    // For check_dependencies: the folders whose headers count as the system's.
+    std::vector<std::string> system_roots(const std::string& scratch);
+    void add_toolchain_roots(std::vector<std::string>& roots, const std::string& scratch);
+    std::string course_root(const std::vector<std::string>& allowed) const;
+
+    bool tool_output(const std::vector<std::string>& argv, std::string& out);
+
+    // "ran out of its 300 s CPU limit", for "compiling kernels.cu ...".
+    std::string limit_words(rules::limit_hit hit) const;
+    // The limit that stopped a pass whose messages are never shown (none of its lines is
+    // taken for the student's).
+    static rules::limit_hit hidden_pass_limit(const worker_run& r);
+
+    options o_;
+    rules::backend backend_ = rules::backend::gpu;
+    rules::compiler_family family_ = rules::compiler_family::gcc;
+    std::map<std::string, std::string> tools_;
+    std::string source_real_;
+    std::string source_text_;
+    rules::compile_command cc_;
+    std::vector<std::string> spellings_;
+    std::map<std::string, bool> source_files_;
+    bool tokens_unchecked_ = false;  // a preprocessor pass failed: the compile must fail too
+};
+
+}  // namespace course::guard
