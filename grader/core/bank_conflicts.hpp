@@ -4,7 +4,7 @@
 // 8-byte access in two phases of 16 lanes (half-warps); a 16-byte access in four phases
 // of 8 lanes (quarter-warps). Within a phase, lanes that touch different 4-byte words of
 // the same bank conflict and are served one after another; lanes that touch the same word
-// share it (a broadcast). facts.md's table of Nsight Compute measurements is the test.
+// share it (a broadcast). grader/tests/test_bank_conflicts.cpp holds Nsight Compute's measurements as the test.
 #include <array>
 #include <cstdint>
 #include <string>

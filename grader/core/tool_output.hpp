@@ -85,7 +85,7 @@ racecheck_result parse_racecheck(const std::string& output, const std::vector<st
 struct sanitizer_summary {
     bool parsed = false;  // a summary line was found
     int errors = 0;       // memcheck errors, or racecheck errors
-    int warnings = 0;     // racecheck "warnings": potential hazards; facts.md says count them
+    int warnings = 0;     // racecheck "warnings": potential hazards, counted as findings
     std::vector<std::string> findings;  // the first few reports, one line each
     int total() const { return errors + warnings; }
 };

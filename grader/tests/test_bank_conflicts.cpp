@@ -4,7 +4,7 @@
 
 using namespace course;
 
-// The rows of facts.md's Nsight Compute table: wavefronts per shared-load request.
+// Nsight Compute's shared-load wavefronts per request on an H200, one row per access pattern.
 TEST_CASE("4-byte accesses") {
     CHECK(shared_wavefronts(strided_access(1, 4), 4) == 1);
     CHECK(shared_wavefronts(strided_access(33, 4), 4) == 1);
