@@ -12,9 +12,9 @@ BUILD      ?= build
 LAB_SOURCE ?= labs
 JOBS       ?= $(shell nproc 2>/dev/null || echo 4)
 CMAKE_ARGS ?=
-LABS       := lab1 lab2 lab3 lab4 lab5
-
 PYTHON     ?= python3
+# The labs of labs.json (one `make labN` target each).
+LABS       := $(shell $(PYTHON) scripts/labs_manifest.py names)
 BENCH_JSON ?= $(firstword $(wildcard bench/results/*.json))
 
 # `make test`, `make selfcheck` and `make bench` compile the GPU graders whenever nvcc is

@@ -20,16 +20,10 @@
 #include "core/stats.hpp"
 #include "course/device_buffer.hpp"
 #include "course/event_timer.hpp"
+#include "manifest/bench_labs.hpp"
 #include "roof_kernels.cuh"
 #include "worker/device_info.hpp"
 #include "worker/part.hpp"
-
-namespace lab1_reference { course::lab_parts parts(); }
-namespace lab2_reference { course::lab_parts parts(); }
-namespace lab3_reference { course::lab_parts parts(); }
-namespace lab4_reference { course::lab_parts parts(); }
-namespace lab5_reference { course::lab_parts parts(); }
-namespace lab5_baseline { course::lab_parts parts(); }
 
 namespace {
 
@@ -117,9 +111,8 @@ int main(int argc, char** argv) {
              }) * 1e-3) /
             1e9;
 
-        const std::vector<std::pair<std::string, course::lab_parts>> labs = {
-            {"lab1", lab1_reference::parts()}, {"lab2", lab2_reference::parts()}, {"lab3", lab3_reference::parts()},
-            {"lab4", lab4_reference::parts()}, {"lab5", lab5_reference::parts()}};
+        // Every lab of labs.json; lab 5's unpadded baseline is benchmarked beside its parts.
+        const std::vector<std::pair<std::string, course::lab_parts>> labs = course::manifest::reference_parts();
         const course::lab_parts unpadded = lab5_baseline::parts();
 
         std::vector<entry> entries;

@@ -20,12 +20,26 @@ if(COURSE_GPU)
 endif()
 list(APPEND COURSE_BACKENDS emulated)
 
-# The student file of `folder` when taken from `source` (labs, solutions or a folder).
-function(course_lab_file out source folder)
-  if(source STREQUAL "labs" OR source STREQUAL "solutions")
-    set(path ${PROJECT_SOURCE_DIR}/${source}/${folder}/kernels.cu)
+# Every helper below takes keyword arguments (cmake_parse_arguments); one that is required
+# and missing stops the configure with the helper's name.
+macro(course_require_args fn)
+  foreach(_course_key ${ARGN})
+    if("${ARG_${_course_key}}" STREQUAL "")
+      message(FATAL_ERROR "${fn}: ${_course_key} is required")
+    endif()
+  endforeach()
+endmacro()
+
+# course_lab_file(<out> LAB <lab> SOURCE <labs|solutions|folder>): the lab's student file
+# when taken from SOURCE (the stubs, the reference answers, or a folder laid out like labs/).
+function(course_lab_file out)
+  cmake_parse_arguments(ARG "" "LAB;SOURCE" "" ${ARGN})
+  course_require_args(course_lab_file LAB SOURCE)
+  set(folder ${COURSE_LAB_FOLDER_${ARG_LAB}})
+  if(ARG_SOURCE STREQUAL "labs" OR ARG_SOURCE STREQUAL "solutions")
+    set(path ${PROJECT_SOURCE_DIR}/${ARG_SOURCE}/${folder}/kernels.cu)
   else()
-    get_filename_component(root "${source}" ABSOLUTE BASE_DIR ${PROJECT_SOURCE_DIR})
+    get_filename_component(root "${ARG_SOURCE}" ABSOLUTE BASE_DIR ${PROJECT_SOURCE_DIR})
     set(path ${root}/${folder}/kernels.cu)
   endif()
   set(${out} ${path} PARENT_SCOPE)
@@ -47,9 +61,15 @@ target_compile_definitions(course_kernel_env_emulated INTERFACE COURSE_EMULATE)
 # lab file (the grader reads them with addr2line; grader/core/code_place.hpp).
 target_compile_options(course_kernel_env_emulated INTERFACE -g)
 
-# The arguments of course_cc_guard (grader/guard/) for a student's file of `lab`: what the
-# file may include besides CUDA and standard headers, and its display name.
-function(course_guard_args out lab file backend)
+# course_guard_args(<out> LAB <lab> FILE <file> BACKEND <backend>): the arguments of
+# course_cc_guard (grader/guard/) for a student's file of LAB: what the file may include
+# besides CUDA and standard headers, and its display name.
+function(course_guard_args out)
+  cmake_parse_arguments(ARG "" "LAB;FILE;BACKEND" "" ${ARGN})
+  course_require_args(course_guard_args LAB FILE BACKEND)
+  set(lab ${ARG_LAB})
+  set(file ${ARG_FILE})
+  set(backend ${ARG_BACKEND})
   set(common ${PROJECT_SOURCE_DIR}/common)
   file(RELATIVE_PATH shown ${PROJECT_SOURCE_DIR} ${file})
   if(shown MATCHES "^\\.\\./")
@@ -68,12 +88,21 @@ function(course_guard_args out lab file backend)
   set(${out} ${args} PARENT_SCOPE)
 endfunction()
 
-# Compiles `file` as the `role` build of `lab` (its kernels in namespace <lab>_<role>), as
-# its own translation unit; `tag` tells apart builds of different files in the same role.
+# course_lab_object(<out> LAB <lab> ROLE <student|reference|baseline> TAG <tag> FILE <file>
+#                   BACKEND <gpu|emulated>)
+# Compiles FILE as the ROLE build of LAB (its kernels in namespace <lab>_<role>), as its
+# own translation unit; TAG tells apart builds of different files in the same role.
 # A student's file is compiled through course_cc_guard, which rejects includes, host code
 # and symbols a lab file may not have. Sets `out` to the object targets to link: the
 # kernels and the lab's binding for that role (compiled once per lab, role and backend).
-function(course_lab_object out lab role tag file backend)
+function(course_lab_object out)
+  cmake_parse_arguments(ARG "" "LAB;ROLE;TAG;FILE;BACKEND" "" ${ARGN})
+  course_require_args(course_lab_object LAB ROLE TAG FILE BACKEND)
+  set(lab ${ARG_LAB})
+  set(role ${ARG_ROLE})
+  set(tag ${ARG_TAG})
+  set(file ${ARG_FILE})
+  set(backend ${ARG_BACKEND})
   set(name ${lab}_${role}_${tag}_${backend})
   set(ext ${ext_${backend}})
   if(NOT TARGET ${name} AND role STREQUAL "reference" AND EXISTS "${COURSE_PREBUILT_DIR}/${name}.o")
@@ -89,7 +118,7 @@ function(course_lab_object out lab role tag file backend)
     add_library(${name} OBJECT ${CMAKE_CURRENT_BINARY_DIR}/generated/${name}.${ext})
     target_link_libraries(${name} PRIVATE course_kernel_env_${backend})
     if(role STREQUAL "student")
-      course_guard_args(guard ${lab} ${file} ${backend})
+      course_guard_args(guard LAB ${lab} FILE ${file} BACKEND ${backend})
       if(backend STREQUAL "gpu")
         set_target_properties(${name} PROPERTIES CUDA_COMPILER_LAUNCHER "${COURSE_GUARD};${guard};--")
       else()
@@ -106,7 +135,8 @@ function(course_lab_object out lab role tag file backend)
                    ${PROJECT_BINARY_DIR}/generated/${binding}.${ext} @ONLY)
     add_library(${binding} OBJECT ${PROJECT_BINARY_DIR}/generated/${binding}.${ext})
     target_link_libraries(${binding} PRIVATE worker_${backend} course_kernel_env_${backend})
-    target_include_directories(${binding} PRIVATE ${PROJECT_SOURCE_DIR}/grader)
+    # manifest/<lab>_parts.hpp: the part names of labs.json (cmake/course_manifest.cmake).
+    target_include_directories(${binding} PRIVATE ${PROJECT_SOURCE_DIR}/grader ${COURSE_MANIFEST_INCLUDE_DIR})
   endif()
   set(${out} ${name} ${binding} PARENT_SCOPE)
 endfunction()
@@ -120,24 +150,31 @@ function(course_objects out)
   set(${out} ${objects} PARENT_SCOPE)
 endfunction()
 
+# `text` as a JSON string, quotes included.
+function(course_json_string out text)
+  string(REPLACE "\\" "\\\\" text "${text}")
+  string(REPLACE "\"" "\\\"" text "${text}")
+  set(${out} "\"${text}\"" PARENT_SCOPE)
+endfunction()
+
+# course_lab_worker(<target> DIR <dir> LAB <lab> BACKEND <backend> STUDENT <objects>
+#                   STUDENT_FILE <file> REFERENCE <objects> BASELINE <objects>
+#                   BASELINE_NS <namespace> BY_ID <true|false>)
 # Links a worker: the student's, the reference's and the baseline's objects (each a list
 # from course_lab_object) with the worker library. DIR is where it lands; the grader finds
-# it by name there. The generated main also records the student's source file and object
-# file, which the grader's technique checks inspect.
+# it by name there, and its record beside it: <worker>.json names its lab, its backend and
+# the student's source and object files, which the grader's technique checks inspect.
 function(course_lab_worker target)
   cmake_parse_arguments(ARG "" "DIR;LAB;BACKEND;STUDENT_FILE;BASELINE_NS;BY_ID" "STUDENT;REFERENCE;BASELINE" ${ARGN})
+  course_require_args(course_lab_worker DIR LAB BACKEND STUDENT_FILE BASELINE_NS BY_ID STUDENT REFERENCE BASELINE)
   list(GET ARG_STUDENT 0 student_kernels)
   set(LAB ${ARG_LAB})
   set(STUDENT_NS ${ARG_LAB}_student)
   set(REFERENCE_NS ${ARG_LAB}_reference)
   set(BASELINE_NS ${ARG_BASELINE_NS})
   set(BASELINE_BY_ID ${ARG_BY_ID})
-  set(STUDENT_SOURCE ${ARG_STUDENT_FILE})
-  set(STUDENT_OBJECT "$<TARGET_OBJECTS:${student_kernels}>")
   configure_file(${PROJECT_SOURCE_DIR}/cmake/worker_main.cpp.in
-                 ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp.in @ONLY)
-  file(GENERATE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp
-                INPUT ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp.in)
+                 ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp @ONLY)
   set(parts ${ARG_STUDENT} ${ARG_REFERENCE})
   if(NOT "${ARG_BASELINE}" STREQUAL "${ARG_REFERENCE}")
     list(APPEND parts ${ARG_BASELINE})
@@ -145,39 +182,56 @@ function(course_lab_worker target)
   course_objects(objects ${parts})
   add_executable(${target} ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp ${objects})
   target_link_libraries(${target} PRIVATE worker_${ARG_BACKEND})
-  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${ARG_LAB}_worker_${ARG_BACKEND}
-                                             RUNTIME_OUTPUT_DIRECTORY ${ARG_DIR})
-  # Beside the worker: the graded file and its object, which the grader's technique checks read.
-  file(GENERATE OUTPUT ${ARG_DIR}/${ARG_LAB}_worker_${ARG_BACKEND}.json CONTENT
-"{\"lab\": \"${ARG_LAB}\", \"backend\": \"${ARG_BACKEND}\", \"student_source\": \"${ARG_STUDENT_FILE}\", \"student_object\": \"${STUDENT_OBJECT}\"}\n")
+  set(name ${ARG_LAB}_worker_${ARG_BACKEND})
+  set_target_properties(${target} PROPERTIES OUTPUT_NAME ${name} RUNTIME_OUTPUT_DIRECTORY ${ARG_DIR})
+  course_json_string(source "${ARG_STUDENT_FILE}")
+  file(GENERATE OUTPUT ${ARG_DIR}/${name}.json CONTENT
+       "{\"lab\": \"${ARG_LAB}\", \"backend\": \"${ARG_BACKEND}\", \"student_source\": ${source}, \"student_object\": \"$<TARGET_OBJECTS:${student_kernels}>\"}\n")
 endfunction()
 
-# The object a lab's speedups are measured against, in the caller's `naive`, with its
-# namespace in `naive_ns` and, in `by_id`, whether it pairs with the parts by id: the lab1
-# reference, or the kernels of a course file (`baseline`, e.g. lab 5's unpadded kernels).
-macro(course_lab_baseline lab backend baseline)
-  if(NOT "${baseline}" STREQUAL "")
-    course_lab_object(naive ${lab} baseline course ${baseline} ${backend})
-    set(naive_ns ${lab}_baseline)
-    set(by_id true)
+# course_lab_baseline(LAB <lab> BACKEND <backend> OBJECTS <var> NAMESPACE <var> BY_ID <var>)
+# What LAB's speedups are measured against (labs.json): the kernels of its "baseline"
+# course file (lab 5's unpadded kernels), paired with its parts by id, or else the
+# reference of the naive lab (lab 1 A). Sets the object targets to link, their namespace,
+# and whether they pair by id.
+function(course_lab_baseline)
+  cmake_parse_arguments(ARG "" "LAB;BACKEND;OBJECTS;NAMESPACE;BY_ID" "" ${ARGN})
+  course_require_args(course_lab_baseline LAB BACKEND OBJECTS NAMESPACE BY_ID)
+  set(baseline "${COURSE_LAB_BASELINE_${ARG_LAB}}")
+  if(NOT baseline STREQUAL "")
+    course_lab_object(objects LAB ${ARG_LAB} ROLE baseline TAG course FILE ${baseline} BACKEND ${ARG_BACKEND})
+    set(${ARG_NAMESPACE} ${ARG_LAB}_baseline PARENT_SCOPE)
+    set(${ARG_BY_ID} true PARENT_SCOPE)
   else()
-    course_lab_file(naive_file solutions lab1_divergent)
-    course_lab_object(naive lab1 reference solutions ${naive_file} ${backend})
-    set(naive_ns lab1_reference)
-    set(by_id false)
+    course_lab_file(naive_file LAB ${COURSE_NAIVE_LAB} SOURCE solutions)
+    course_lab_object(objects LAB ${COURSE_NAIVE_LAB} ROLE reference TAG solutions FILE ${naive_file}
+                      BACKEND ${ARG_BACKEND})
+    set(${ARG_NAMESPACE} ${COURSE_NAIVE_LAB}_reference PARENT_SCOPE)
+    set(${ARG_BY_ID} false PARENT_SCOPE)
   endif()
-endmacro()
+  set(${ARG_OBJECTS} ${objects} PARENT_SCOPE)
+endfunction()
 
-# Declares a lab: `make <lab>` builds the grader and the lab's workers from LAB_SOURCE.
-# With BUILD_TESTING, self-check workers built from the stub and from the solution land
-# in selfcheck/stub and selfcheck/solution. The naive baseline is the lab1 reference,
-# unless BASELINE names a course file whose kernels are the baseline of the parts with
-# the same id (lab 5's unpadded kernels).
-function(course_add_lab lab folder)
-  cmake_parse_arguments(ARG "" "BASELINE" "" ${ARGN})
-  course_lab_file(student_file "${LAB_SOURCE}" ${folder})
-  course_lab_file(stub_file labs ${folder})
-  course_lab_file(solution_file solutions ${folder})
+# course_lab_links(<out> LAB <lab> BACKEND <backend>): the REFERENCE, BASELINE, BASELINE_NS
+# and BY_ID arguments of course_lab_worker for LAB (its reference and its baseline).
+function(course_lab_links out)
+  cmake_parse_arguments(ARG "" "LAB;BACKEND" "" ${ARGN})
+  course_require_args(course_lab_links LAB BACKEND)
+  course_lab_file(solution_file LAB ${ARG_LAB} SOURCE solutions)
+  course_lab_object(reference LAB ${ARG_LAB} ROLE reference TAG solutions FILE ${solution_file} BACKEND ${ARG_BACKEND})
+  course_lab_baseline(LAB ${ARG_LAB} BACKEND ${ARG_BACKEND} OBJECTS naive NAMESPACE naive_ns BY_ID by_id)
+  set(${out} REFERENCE ${reference} BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id} PARENT_SCOPE)
+endfunction()
+
+# course_add_lab(LAB <lab>): `make <lab>` builds the grader and the lab's workers from
+# LAB_SOURCE. With BUILD_TESTING, self-check workers built from the stub and from the
+# solution land in selfcheck/stub and selfcheck/solution. Batch grading gets the lab's
+# template workers (cmake/course_batch.cmake).
+function(course_add_lab)
+  cmake_parse_arguments(ARG "" "LAB" "" ${ARGN})
+  course_require_args(course_add_lab LAB)
+  set(lab ${ARG_LAB})
+  course_lab_file(student_file LAB ${lab} SOURCE "${LAB_SOURCE}")
   if(LAB_SOURCE STREQUAL "labs" OR LAB_SOURCE STREQUAL "solutions")
     set(tag ${LAB_SOURCE})
   else()
@@ -186,98 +240,52 @@ function(course_add_lab lab folder)
 
   set(lab_targets grader)
   foreach(backend IN LISTS COURSE_BACKENDS)
-    course_lab_object(reference ${lab} reference solutions ${solution_file} ${backend})
-    course_lab_baseline(${lab} ${backend} "${ARG_BASELINE}")
-    set(reference_${backend} ${reference})
-    set(naive_${backend} ${naive})
+    course_lab_links(links LAB ${lab} BACKEND ${backend})
     if(EXISTS ${student_file})
-      course_lab_object(student ${lab} student ${tag} ${student_file} ${backend})
+      course_lab_object(student LAB ${lab} ROLE student TAG ${tag} FILE ${student_file} BACKEND ${backend})
       course_lab_worker(${lab}_worker_${backend} DIR ${CMAKE_BINARY_DIR}/bin LAB ${lab} BACKEND ${backend}
-                        STUDENT ${student} STUDENT_FILE ${student_file} REFERENCE ${reference}
-                        BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
+                        STUDENT ${student} STUDENT_FILE ${student_file} ${links})
       list(APPEND lab_targets ${lab}_worker_${backend})
     else()
       message(WARNING "${lab}: ${student_file} does not exist, so ${lab} is not built from ${LAB_SOURCE}")
     endif()
     if(BUILD_TESTING)
       foreach(variant stub solution)
-        if(variant STREQUAL "stub")
-          set(variant_file ${stub_file})
-          course_lab_object(student ${lab} student labs ${stub_file} ${backend})
-        else()
-          set(variant_file ${solution_file})
-          course_lab_object(student ${lab} student solutions ${solution_file} ${backend})
+        set(source labs)
+        if(variant STREQUAL "solution")
+          set(source solutions)
         endif()
+        course_lab_file(variant_file LAB ${lab} SOURCE ${source})
+        course_lab_object(student LAB ${lab} ROLE student TAG ${source} FILE ${variant_file} BACKEND ${backend})
         course_lab_worker(selfcheck_${variant}_${lab}_${backend} DIR ${CMAKE_BINARY_DIR}/selfcheck/${variant}
-                          LAB ${lab} BACKEND ${backend} STUDENT ${student} STUDENT_FILE ${variant_file}
-                          REFERENCE ${reference} BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
+                          LAB ${lab} BACKEND ${backend} STUDENT ${student} STUDENT_FILE ${variant_file} ${links})
       endforeach()
     endif()
+    course_batch_template(LAB ${lab} BACKEND ${backend} ${links})
   endforeach()
   add_custom_target(${lab} DEPENDS ${lab_targets})
+endfunction()
 
-  # Batch grading: a template worker per backend whose student object is compiled from a
-  # copy of the stub. grader/batch/grade_batch.py compiles each submission with the same
-  # command (from compile_commands.json) and links it with the same line (link.txt), so
-  # the course's objects and the reference kernels are built once for a whole class.
-  # The copy is made when built, not configured: configure_file would make the stub, the
-  # file a student edits, a dependency of the configuration, and every save a reconfigure.
-  set(template_file ${CMAKE_BINARY_DIR}/batch/template/${folder}/kernels.cu)
-  add_custom_command(OUTPUT ${template_file} COMMAND ${CMAKE_COMMAND} -E copy ${stub_file} ${template_file}
-                     DEPENDS ${stub_file} VERBATIM)
-  add_custom_target(batch_template_copy_${lab} DEPENDS ${template_file})
-  foreach(backend IN LISTS COURSE_BACKENDS)
-    course_lab_object(tpl ${lab} student batchtpl ${template_file} ${backend})
-    list(GET tpl 0 tpl_kernels)
-    add_dependencies(${tpl_kernels} batch_template_copy_${lab})
-    course_lab_worker(batch_${lab}_${backend} DIR ${CMAKE_BINARY_DIR}/batch/template/bin LAB ${lab}
-                      BACKEND ${backend} STUDENT ${tpl} STUDENT_FILE ${template_file}
-                      REFERENCE ${reference_${backend}} BASELINE ${naive_${backend}} BASELINE_NS ${naive_ns}
-                      BY_ID ${by_id})
-    add_dependencies(batch_templates batch_${lab}_${backend})
-    list(GET tpl 0 tpl)
-    # The guard's arguments for the template's file; batch grading swaps in each
-    # submission's file for --source and --display-name.
-    course_guard_args(guard ${lab} ${template_file} ${backend})
-    set(guard_json "\"${COURSE_GUARD}\"")
-    foreach(arg IN LISTS guard)
-      string(APPEND guard_json ", \"${arg}\"")
-    endforeach()
-    string(CONCAT entry
-      "{\"lab\": \"${lab}\", \"folder\": \"${folder}\", \"backend\": \"${backend}\", "
-      "\"wrapper\": \"${CMAKE_CURRENT_BINARY_DIR}/generated/${tpl}.${ext_${backend}}\", "
-      "\"object\": \"$<TARGET_OBJECTS:${tpl}>\", "
-      "\"guard\": [${guard_json}], "
-      "\"link_dir\": \"${CMAKE_CURRENT_BINARY_DIR}\", "
-      "\"link_txt\": \"${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/batch_${lab}_${backend}.dir/link.txt\", "
-      "\"worker\": \"$<TARGET_FILE:batch_${lab}_${backend}>\"},\n")
-    set_property(GLOBAL APPEND_STRING PROPERTY COURSE_BATCH_MANIFEST "${entry}")
+# Every lab of labs.json, then the batch recipe that lists their templates.
+function(course_add_labs)
+  foreach(lab IN LISTS COURSE_LABS)
+    course_add_lab(LAB ${lab})
   endforeach()
+  course_write_batch_recipe()
 endfunction()
 
-# Writes build/batch/manifest.json: where grade_batch.py finds each lab's template build.
-function(course_write_batch_manifest)
-  get_property(entries GLOBAL PROPERTY COURSE_BATCH_MANIFEST)
-  string(REGEX REPLACE ",\n$" "\n" entries "${entries}")
-  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/batch/manifest.json CONTENT
-"{
-\"source_dir\": \"${PROJECT_SOURCE_DIR}\",
-\"build_dir\": \"${CMAKE_BINARY_DIR}\",
-\"grader\": \"$<TARGET_FILE:grader>\",
-\"compile_commands\": \"${CMAKE_BINARY_DIR}/compile_commands.json\",
-\"templates\": [
-${entries}]
-}
-")
-endfunction()
-
+# course_add_test_submission(NAME <name> LAB <lab> [ATTACK])
 # A test submission: a student file under grader/tests/submissions/<name>/<folder>/,
 # graded by the grader's robustness and batch tests. Its workers land in testsub/<name>.
 # With ATTACK, an adversarial one under grader/tests/attacks/<name>/<folder>/: its objects
 # and its worker `attack_<name>_<backend>` (in attacks/<name>/) are built only when a test
 # asks, since most of them must be refused by the guard.
-function(course_add_test_submission name lab folder)
-  cmake_parse_arguments(ARG "ATTACK" "BASELINE" "" ${ARGN})
+function(course_add_test_submission)
+  cmake_parse_arguments(ARG "ATTACK" "NAME;LAB" "" ${ARGN})
+  course_require_args(course_add_test_submission NAME LAB)
+  set(name ${ARG_NAME})
+  set(lab ${ARG_LAB})
+  set(folder ${COURSE_LAB_FOLDER_${lab}})
   if(ARG_ATTACK)
     set(file ${CMAKE_CURRENT_SOURCE_DIR}/attacks/${name}/${folder}/kernels.cu)
     string(REPLACE "_" "" tag "atk${name}")
@@ -287,18 +295,16 @@ function(course_add_test_submission name lab folder)
     string(REPLACE "_" "" tag "sub${name}")
     set(dir ${CMAKE_BINARY_DIR}/testsub/${name})
   endif()
-  course_lab_file(solution_file solutions ${folder})
   foreach(backend IN LISTS COURSE_BACKENDS)
-    course_lab_object(student ${lab} student ${tag} ${file} ${backend})
-    course_lab_object(reference ${lab} reference solutions ${solution_file} ${backend})
-    course_lab_baseline(${lab} ${backend} "${ARG_BASELINE}")
+    course_lab_object(student LAB ${lab} ROLE student TAG ${tag} FILE ${file} BACKEND ${backend})
+    course_lab_links(links LAB ${lab} BACKEND ${backend})
     if(ARG_ATTACK)
       set(worker attack_${name}_${backend})
     else()
       set(worker testsub_${name}_${lab}_${backend})
     endif()
     course_lab_worker(${worker} DIR ${dir} LAB ${lab} BACKEND ${backend} STUDENT ${student} STUDENT_FILE ${file}
-                      REFERENCE ${reference} BASELINE ${naive} BASELINE_NS ${naive_ns} BY_ID ${by_id})
+                      ${links})
     if(ARG_ATTACK)
       list(GET student 0 kernels)
       set_target_properties(${kernels} ${worker} PROPERTIES EXCLUDE_FROM_ALL TRUE)

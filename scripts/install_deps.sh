@@ -10,6 +10,7 @@ set -euo pipefail
 
 packages=(
   build-essential cmake make git
+  ninja-build            # cmake -G Ninja (the build and batch grading work with either generator)
   doctest-dev            # correctness suites and unit tests
   libbenchmark-dev       # GPU timing harness
   nlohmann-json3-dev     # JSON reports, policy files, worker protocol

@@ -14,19 +14,11 @@ import json
 import math
 import sys
 
+import labs_manifest
 from plot_style import PALETTE, plt, save
 
-LADDER = [
-    ("lab1.A", "lab1 naive\n(divergent)"),
-    ("lab2.A", "lab2 A\nstrided index"),
-    ("lab2.B", "lab2 B\nsequential"),
-    ("lab3.A", "lab3 A\nfirst add"),
-    ("lab3.B", "lab3 B\nwarp unrolled"),
-    ("lab3.C", "lab3 C\nfull unroll"),
-    ("lab4.A", "lab4 A\nshuffle"),
-    ("lab4.B", "lab4 B\nfloat4"),
-    ("cub", "CUB\nDeviceReduce"),
-]
+# The parts of labs.json with a ladder label, in course order, then the library's sum.
+LADDER = labs_manifest.ladder() + [("cub", "CUB\nDeviceReduce")]
 TRANSPOSES = [("transpose_naive", "naive"), ("lab5.B.unpadded", "tile[32][32]"),
               ("lab5.B.input_order", "tile[32][33], blocks in input order"), ("lab5.B", "tile[32][33]"),
               ("memcpy", "cudaMemcpy (roof)")]

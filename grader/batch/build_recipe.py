@@ -1,11 +1,14 @@
 """Building one submission against the course's template build.
 
 `make` builds, per lab and backend, a template worker whose student object comes from a
-copy of the stub (build/batch/manifest.json lists them). A submission is built with the
-very same compile command (from compile_commands.json), behind the same guard
-(course_cc_guard, with the submission's file as its source), on its own translation
-unit, in its own scratch folder, and linked with the template's link line (link.txt)
-against the course's objects, which are compiled once for the whole class.
+copy of the stub, and CMake writes build/batch/recipe.json (cmake/course_batch.cmake): how
+to build a submission the same way, under either generator (Makefiles or Ninja). A
+submission's file is compiled behind the same guard (course_cc_guard, with the
+submission's file as its source), with the template's compile command (its entry of
+compile_commands.json: the recipe says why), on its own translation unit, in its own
+scratch folder, and linked with the recipe's link command against the course's objects,
+which are compiled once for the whole class. Beside the worker, <worker>.json records
+the submission's source and object, as the build does beside every worker it links.
 """
 import json
 import os
@@ -29,20 +32,24 @@ class BuildResult:
     rejected: bool = False  # the guard refused the file (forbidden include, host code, symbol)
 
 
+def fill(args, values):
+    """`args` with each placeholder ("{source}", "{object}", ...) replaced by its value."""
+    return [values.get(a, a) for a in args]
+
+
 class Recipe:
     def __init__(self, build_dir):
-        manifest = os.path.join(build_dir, "batch", "manifest.json")
-        if not os.path.exists(manifest):
-            raise RecipeError(f"{manifest} is missing: configure and build the course first (make)")
-        with open(manifest) as f:
-            self.manifest = json.load(f)
-        with open(self.manifest["compile_commands"]) as f:
-            self.commands = {os.path.realpath(e["file"]): e for e in json.load(f)}
-        self.templates = {(t["lab"], t["backend"]): t for t in self.manifest["templates"]}
+        path = os.path.join(build_dir, "batch", "recipe.json")
+        if not os.path.exists(path):
+            raise RecipeError(f"{path} is missing: configure and build the course first (make)")
+        with open(path) as f:
+            self.recipe = json.load(f)
+        self.templates = {(t["lab"], t["backend"]): t for t in self.recipe["templates"]}
+        self._commands = None
 
     @property
     def grader(self):
-        return self.manifest["grader"]
+        return self.recipe["grader"]
 
     def has(self, lab, backend):
         return (lab, backend) in self.templates
@@ -56,63 +63,60 @@ class Recipe:
     def _template(self, lab, backend):
         if (lab, backend) not in self.templates:
             raise RecipeError(f"the course build has no {backend} template for {lab}")
-        t = self.templates[(lab, backend)]
-        entry = self.commands.get(os.path.realpath(t["wrapper"]))
+        return self.templates[(lab, backend)]
+
+    def compile_command(self, lab, backend):
+        """(directory, arguments) compiling the lab's kernels wrapper, with "{wrapper}" and
+        "{object}" for the submission's: the template's entry of compile_commands.json."""
+        t = self._template(lab, backend)
+        if self._commands is None:
+            with open(self.recipe["compile_commands"]) as f:
+                self._commands = {os.path.realpath(os.path.join(e["directory"], e["file"])): e for e in json.load(f)}
+        entry = self._commands.get(os.path.realpath(t["template_wrapper"]))
         if entry is None:
-            raise RecipeError(f"no compile command for {t['wrapper']} in compile_commands.json")
-        if not os.path.exists(t["link_txt"]):
-            raise RecipeError(f"{t['link_txt']} is missing: batch grading needs CMake's Unix Makefiles generator")
-        return t, entry
+            raise RecipeError(f"no compile command for {t['template_wrapper']} in {self.recipe['compile_commands']}")
+        cwd = entry["directory"]
+        args = entry["arguments"] if "arguments" in entry else shlex.split(entry["command"])
+
+        def same(a, path):
+            return os.path.realpath(os.path.join(cwd, a)) == os.path.realpath(path)
+
+        out = ["{wrapper}" if same(a, t["template_wrapper"]) else "{object}" if same(a, t["template_object"]) else a
+               for a in args]
+        if "{wrapper}" not in out or "{object}" not in out:
+            raise RecipeError(f"the compile command of {t['template_wrapper']} names neither it nor its object")
+        return cwd, out
 
     def build(self, lab, backend, student_source, scratch, timeout):
         """Compiles the student's file and links a worker in `scratch`."""
-        t, entry = self._template(lab, backend)
+        t = self._template(lab, backend)
+        cwd, compile_args = self.compile_command(lab, backend)
         os.makedirs(os.path.join(scratch, "bin"), exist_ok=True)
-        ext = os.path.splitext(t["wrapper"])[1]
+        source = os.path.abspath(student_source)
+        ext = os.path.splitext(t["wrapper"][:-len(".in")])[1]
         wrapper = os.path.join(scratch, f"{lab}_student_{backend}{ext}")
         obj = os.path.join(scratch, f"{lab}_student_{backend}{ext}.o")
         worker = os.path.join(scratch, "bin", f"{lab}_worker_{backend}")
+        values = {"{source}": source, "{wrapper}": wrapper, "{object}": obj, "{worker}": worker}
 
-        # The template wrapper includes the template's copy of the stub; point it at the
-        # submission's file instead. Everything else about the translation unit is the same.
+        # The template's translation unit, including the submission's file.
         with open(t["wrapper"]) as f:
             text = f.read()
-        template_file = os.path.join(self.manifest["build_dir"], "batch", "template", t["folder"], "kernels.cu")
-        if template_file not in text:
-            raise RecipeError(f"{t['wrapper']} does not include {template_file}")
+        if "{source}" not in text:
+            raise RecipeError(f"{t['wrapper']} does not include {{source}}")
         with open(wrapper, "w") as f:
-            f.write(text.replace(template_file, os.path.abspath(student_source)))
+            f.write(text.replace("{source}", source))
 
-        cwd = entry["directory"]
-        old_obj = os.path.relpath(t["object"], cwd)
-        args = [wrapper if os.path.realpath(os.path.join(cwd, a)) == os.path.realpath(t["wrapper"]) else a
-                for a in shlex.split(entry["command"])]
-        args = [obj if a in (old_obj, t["object"]) else a for a in args]
-        args = self._guard(t, student_source) + ["--"] + args
-        log, code, timed_out = run(args, cwd, timeout)
+        log, code, timed_out = run(fill(t["guard"], values) + fill(compile_args, values), cwd, timeout)
         if code != 0:
-            return BuildResult(False, log, "", student_source, obj, timed_out, code == GUARD_REJECTED)
-
-        link_dir = t["link_dir"]
-        with open(t["link_txt"]) as f:
-            link = shlex.split(f.read())
-        old_obj = os.path.relpath(t["object"], link_dir)
-        old_worker = os.path.relpath(t["worker"], link_dir)
-        link = [obj if a in (old_obj, t["object"]) else worker if a in (old_worker, t["worker"]) else a for a in link]
-        link_log, code, timed_out = run(link, link_dir, timeout)
+            return BuildResult(False, log, "", source, obj, timed_out, code == GUARD_REJECTED)
+        link_log, code, timed_out = run(fill(t["link"], values), self.recipe["build_dir"], timeout)
         ok = code == 0
-        return BuildResult(ok, log + link_log, os.path.join(scratch, "bin") if ok else "", student_source, obj,
-                           timed_out)
-
-    def _guard(self, t, student_source):
-        """The template's guard command, pointed at the submission's file."""
-        guard = list(t["guard"])
-        for i, a in enumerate(guard[:-1]):
-            if a == "--source":
-                guard[i + 1] = os.path.abspath(student_source)
-            elif a == "--display-name":
-                guard[i + 1] = f"{t['folder']}/kernels.cu"
-        return guard
+        if ok:
+            # What the build records beside every worker (cmake/course_labs.cmake).
+            with open(worker + ".json", "w") as f:
+                json.dump({"lab": lab, "backend": backend, "student_source": source, "student_object": obj}, f)
+        return BuildResult(ok, log + link_log, os.path.join(scratch, "bin") if ok else "", source, obj, timed_out)
 
 
 # course_cc_guard's exit code for a file it refuses to compile (grader/guard/).

@@ -1,13 +1,17 @@
 #pragma once
 // Lab 1 binding: how the course launches the lab file's kernel. Compiled once per role
-// with LAB_IMPL naming the role's namespace.
+// with LAB_IMPL naming the role's namespace. Part ids, titles and kernel names: labs.json.
 #include "bindings/reduction_part.cuh"
+#include "manifest/lab1_parts.hpp"
 
 namespace LAB_IMPL {
 
+namespace names = course::manifest::lab1;
+COURSE_MANIFEST_KERNEL(names::A, reduce_divergent);
+
 course::lab_parts parts() {
-    return {course::make_reduction_part("A", "interleaved addressing, divergent branch", "reduce_divergent",
-                                        reduce_divergent, {lab1::block_size, 1, 0})};
+    return course::manifest::all_parts<names::part_count>(
+        course::make_reduction_part(names::A, reduce_divergent, {lab1::block_size, 1, 0}));
 }
 
 }  // namespace LAB_IMPL

@@ -1,15 +1,20 @@
 #pragma once
-// Lab 2 binding: how the course launches the lab file's kernels.
+// Lab 2 binding: how the course launches the lab file's kernels. Part ids, titles and
+// kernel names: labs.json.
 #include "bindings/reduction_part.cuh"
+#include "manifest/lab2_parts.hpp"
 
 namespace LAB_IMPL {
 
+namespace names = course::manifest::lab2;
+COURSE_MANIFEST_KERNEL(names::A, reduce_strided);
+COURSE_MANIFEST_KERNEL(names::B, reduce_sequential);
+
 course::lab_parts parts() {
     const course::reduction_shape shape{lab2::block_size, 1, 0};
-    return {course::make_reduction_part("A", "interleaved addressing, strided index", "reduce_strided",
-                                        reduce_strided, shape),
-            course::make_reduction_part("B", "sequential addressing", "reduce_sequential", reduce_sequential,
-                                        shape)};
+    return course::manifest::all_parts<names::part_count>(
+        course::make_reduction_part(names::A, reduce_strided, shape),
+        course::make_reduction_part(names::B, reduce_sequential, shape));
 }
 
 }  // namespace LAB_IMPL

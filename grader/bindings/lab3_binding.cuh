@@ -1,8 +1,15 @@
 #pragma once
-// Lab 3 binding: every block covers two elements per thread.
+// Lab 3 binding: every block covers two elements per thread. Part ids, titles and kernel
+// names: labs.json.
 #include "bindings/reduction_part.cuh"
+#include "manifest/lab3_parts.hpp"
 
 namespace LAB_IMPL {
+
+namespace names = course::manifest::lab3;
+COURSE_MANIFEST_KERNEL(names::A, reduce_first_add);
+COURSE_MANIFEST_KERNEL(names::B, reduce_warp_unrolled);
+COURSE_MANIFEST_KERNEL(names::C, reduce_full_unroll);
 
 course::lab_parts parts() {
     const course::reduction_shape shape{lab3::block_size, 2, 0};
@@ -15,14 +22,11 @@ course::lab_parts parts() {
         "enough), or use warp shuffles. The CPU emulator makes such a race wrong every time. If the tail is "
         "right, check the __syncthreads() after the last block-level step: the tail must not start before "
         "every warp has written its partial sum.";
-    auto b = course::make_reduction_part("B", "last warp unrolled", "reduce_warp_unrolled", reduce_warp_unrolled,
-                                         shape);
-    auto c = course::make_reduction_part("C", "fully unrolled, compile-time block size", "reduce_full_unroll",
-                                         reduce_full_unroll<lab3::block_size>, shape);
+    auto b = course::make_reduction_part(names::B, reduce_warp_unrolled, shape);
+    auto c = course::make_reduction_part(names::C, reduce_full_unroll<lab3::block_size>, shape);
     b.hint = c.hint = tail_hint;
-    return {course::make_reduction_part("A", "first add during the load", "reduce_first_add", reduce_first_add,
-                                        shape),
-            b, c};
+    return course::manifest::all_parts<names::part_count>(
+        course::make_reduction_part(names::A, reduce_first_add, shape), b, c);
 }
 
 }  // namespace LAB_IMPL

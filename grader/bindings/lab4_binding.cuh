@@ -4,8 +4,13 @@
 #include <string>
 
 #include "bindings/reduction_part.cuh"
+#include "manifest/lab4_parts.hpp"
 
 namespace LAB_IMPL {
+
+namespace names = course::manifest::lab4;
+COURSE_MANIFEST_KERNEL(names::A, reduce_shuffle);
+COURSE_MANIFEST_KERNEL(names::B, reduce_vectorized);
 
 namespace {
 
@@ -20,16 +25,14 @@ std::string constant_problem(const char* name, unsigned value, unsigned lo, unsi
 
 // A part whose launch configuration is not allowed fails every case with the reason,
 // like a wrong kernel would: it is the lab file's mistake, not the grader's.
-course::part make_part(std::string id, std::string title, const char* kernel_name, course::reduce_kernel kernel,
+course::part make_part(const course::manifest::part_names& part_names, course::reduce_kernel kernel,
                        const char* block_name, unsigned block, const char* per_sm_name, unsigned per_sm,
                        unsigned elements_per_thread, unsigned sm_count) {
     std::string problem = constant_problem(block_name, block, 32, 1024, 32);
     if (problem.empty()) problem = constant_problem(per_sm_name, per_sm, 1, 64, 1);
     if (problem.empty())
-        return course::make_reduction_part(std::move(id), std::move(title), kernel_name, kernel,
-                                           {block, elements_per_thread, sm_count * per_sm});
-    course::part p = course::make_reduction_part(std::move(id), std::move(title), kernel_name, kernel,
-                                                 {256, elements_per_thread, sm_count});
+        return course::make_reduction_part(part_names, kernel, {block, elements_per_thread, sm_count * per_sm});
+    course::part p = course::make_reduction_part(part_names, kernel, {256, elements_per_thread, sm_count});
     p.reduce = [problem](const float*, float*, std::size_t, float*) { throw course::contract_error(problem); };
     return p;
 }
@@ -41,11 +44,11 @@ course::lab_parts parts() {
     CUDA_CHECK(cudaGetDevice(&device));
     CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
     const unsigned sm_count = static_cast<unsigned>(sms);
-    return {make_part("A", "grid-stride loop and warp shuffles", "reduce_shuffle", reduce_shuffle,
-                      "kShuffleBlockSize", kShuffleBlockSize, "kShuffleBlocksPerSm", kShuffleBlocksPerSm, 1,
-                      sm_count),
-            make_part("B", "float4 loads at the bandwidth roof", "reduce_vectorized", reduce_vectorized,
-                      "kVectorBlockSize", kVectorBlockSize, "kVectorBlocksPerSm", kVectorBlocksPerSm, 4, sm_count)};
+    return course::manifest::all_parts<names::part_count>(
+        make_part(names::A, reduce_shuffle, "kShuffleBlockSize", kShuffleBlockSize, "kShuffleBlocksPerSm",
+                  kShuffleBlocksPerSm, 1, sm_count),
+        make_part(names::B, reduce_vectorized, "kVectorBlockSize", kVectorBlockSize, "kVectorBlocksPerSm",
+                  kVectorBlocksPerSm, 4, sm_count));
 }
 
 }  // namespace LAB_IMPL

@@ -1,19 +1,16 @@
 #pragma once
 // Builds a graded reduction part from a lab kernel: the kernel does every pass, the
 // course does the launching. Include only from lab binding files (.cu).
-#include <string>
-
+#include "bindings/manifest_part.hpp"
 #include "course/reduction_driver.hpp"
 #include "worker/part.hpp"
 
 namespace course {
 
-inline part make_reduction_part(std::string id, std::string title, const char* kernel_name,
-                                reduce_kernel kernel, reduction_shape shape) {
-    part p;
-    p.id = std::move(id);
-    p.title = std::move(title);
-    p.kernel = kernel_name;
+// `names`: the part's id, title and kernel name, from labs.json (manifest/<lab>_parts.hpp).
+inline part make_reduction_part(const manifest::part_names& names, reduce_kernel kernel, reduction_shape shape) {
+    part p = manifest::named_part(names);
+    const char* kernel_name = names.kernel;
     p.kind = part_kind::reduction;
     p.shape = shape;
     p.reduce = [kernel_name, kernel, shape](const float* in, float* out, std::size_t n, float* scratch) {

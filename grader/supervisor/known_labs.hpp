@@ -4,7 +4,8 @@
 
 namespace course {
 
-// The labs, in course order: short name (what `./grade` takes) and folder under labs/.
+// The labs of labs.json, in course order: short name (what `./grade` takes) and folder
+// under labs/.
 struct lab_entry {
     const char* name;
     const char* folder;
