@@ -5,6 +5,7 @@ the grade is always of the file as it is now. When that build fails, this module
 whose failure it is: the student's file (a compile error, a refusal by course_cc_guard,
 a kernel or constant missing at link time) or the course's infrastructure.
 """
+import json
 import os
 import re
 import shutil
@@ -34,12 +35,9 @@ class Outcome:
 
 
 def lab_folders(root=ROOT):
-    """{"lab1": "lab1_divergent", ...} from the folders under labs/."""
-    out = {}
-    for d in sorted((root / "labs").glob("lab*_*")):
-        if d.is_dir():
-            out[d.name.split("_")[0]] = d.name
-    return out
+    """{"lab1": "lab1_divergent", ...}, as the course's manifest (labs.json) lists them."""
+    with open(root / "labs.json") as f:
+        return {lab["name"]: lab["folder"] for lab in json.load(f)["labs"]}
 
 
 def lab_arguments(argv, prog, usage):
