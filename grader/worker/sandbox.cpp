@@ -310,7 +310,9 @@ std::string sandbox_note(const sandbox_report& r) {
 }
 
 sandbox_event sandbox_event_of(const sandbox_report& r) {
-    return {r.status, r.mode, r.landlock_abi, r.files, r.network, r.scoped, r.detail, r.exposed_folder, sandbox_note(r)};
+    sandbox_event event = r;
+    event.note = sandbox_note(r);
+    return event;
 }
 
 }  // namespace course

@@ -23,16 +23,9 @@ struct sandbox_options {
 // over the flag) and COURSE_WORKER_SCRATCH (the supervisor's private folder for this run).
 sandbox_options sandbox_options_from_env(sandbox_mode flag, bool emulated);
 
-struct sandbox_report {
-    std::string status = "off";  // "on", "off" or "unavailable"
-    sandbox_mode mode = sandbox_mode::strict;
-    int landlock_abi = 0;  // 0: no Landlock
-    bool files = false;    // file access restricted
-    bool network = false;  // TCP bind and connect restricted
-    bool scoped = false;   // abstract unix sockets and signals scoped to the worker
-    std::string detail;    // what was limited, or why there is no sandbox
-    std::string exposed_folder;  // a readable system folder holding the worker (and the course)
-};
+// What apply_sandbox() did: the worker's "sandbox" event (core/protocol.hpp), whose note
+// sandbox_event_of() fills in.
+using sandbox_report = sandbox_event;
 
 // The Landlock ABI version of the running kernel, or -errno (ENOSYS: not built in,
 // EOPNOTSUPP: disabled at boot).
