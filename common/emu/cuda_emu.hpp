@@ -68,6 +68,8 @@ inline const uint3& current_thread_idx() { return g_current->idx; }
 std::uint64_t warp_op(warp_op_kind kind, unsigned mask, std::uint64_t value, int arg, int width, const char* file,
                       int line);
 int block_barrier(barrier_kind kind, int predicate, const char* file, int line);
+// An atomic of `size` bytes at `p` (trace_requests.cpp): nothing unless a launch is traced.
+void trace_atomic(const volatile void* p, unsigned size);
 
 template <typename T>
 std::uint64_t to_bits(T v) {
@@ -168,29 +170,50 @@ template <typename T>
 inline void __stcs(T* p, T v) { *p = v; }
 
 // Atomics: one emulated thread runs at a time and is never preempted between its
-// read and its write, so plain read-modify-write is atomic here.
+// read and its write, so plain read-modify-write is atomic here. Their own accesses are
+// not instrumented (lab objects are compiled with -fsanitize=thread, emu/trace.hpp): a
+// traced launch hears of them from trace_atomic, since atomics never race with each other.
+#define COURSE_EMU_ATOMIC inline __attribute__((no_sanitize("thread")))
 template <typename T>
-inline T atomicAdd(T* p, T v) { const T old = *p; *p = old + v; return old; }
+COURSE_EMU_ATOMIC T atomicAdd(T* p, T v) { ::emu::detail::trace_atomic(p, sizeof(T)); const T old = *p; *p = old + v; return old; }
 template <typename T>
-inline T atomicSub(T* p, T v) { const T old = *p; *p = old - v; return old; }
+COURSE_EMU_ATOMIC T atomicSub(T* p, T v) { ::emu::detail::trace_atomic(p, sizeof(T)); const T old = *p; *p = old - v; return old; }
 template <typename T>
-inline T atomicExch(T* p, T v) { const T old = *p; *p = v; return old; }
+COURSE_EMU_ATOMIC T atomicExch(T* p, T v) { ::emu::detail::trace_atomic(p, sizeof(T)); const T old = *p; *p = v; return old; }
 template <typename T>
-inline T atomicMin(T* p, T v) { const T old = *p; *p = v < old ? v : old; return old; }
+COURSE_EMU_ATOMIC T atomicMin(T* p, T v) {
+    ::emu::detail::trace_atomic(p, sizeof(T));
+    const T old = *p;
+    *p = v < old ? v : old;
+    return old;
+}
 template <typename T>
-inline T atomicMax(T* p, T v) { const T old = *p; *p = v > old ? v : old; return old; }
+COURSE_EMU_ATOMIC T atomicMax(T* p, T v) {
+    ::emu::detail::trace_atomic(p, sizeof(T));
+    const T old = *p;
+    *p = v > old ? v : old;
+    return old;
+}
 template <typename T>
-inline T atomicCAS(T* p, T compare, T v) { const T old = *p; if (old == compare) *p = v; return old; }
-inline unsigned atomicInc(unsigned* p, unsigned limit) {
+COURSE_EMU_ATOMIC T atomicCAS(T* p, T compare, T v) {
+    ::emu::detail::trace_atomic(p, sizeof(T));
+    const T old = *p;
+    if (old == compare) *p = v;
+    return old;
+}
+COURSE_EMU_ATOMIC unsigned atomicInc(unsigned* p, unsigned limit) {
+    ::emu::detail::trace_atomic(p, sizeof(unsigned));
     const unsigned old = *p;
     *p = old >= limit ? 0u : old + 1u;
     return old;
 }
-inline unsigned atomicDec(unsigned* p, unsigned limit) {
+COURSE_EMU_ATOMIC unsigned atomicDec(unsigned* p, unsigned limit) {
+    ::emu::detail::trace_atomic(p, sizeof(unsigned));
     const unsigned old = *p;
     *p = (old == 0u || old > limit) ? limit : old - 1u;
     return old;
 }
+#undef COURSE_EMU_ATOMIC
 
 // Device math that C++ lacks.
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }

@@ -182,6 +182,14 @@ bool is_device_range(const void* ptr, std::size_t bytes) {
     return p >= user && p + bytes <= user + it->second.bytes;
 }
 
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> device_ranges() {
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> out;
+    std::lock_guard<std::mutex> g(lock());
+    for (const auto& [user, a] : table())
+        out.emplace_back(reinterpret_cast<std::uintptr_t>(a.body), reinterpret_cast<std::uintptr_t>(a.body_end));
+    return out;
+}
+
 }  // namespace emu::memory
 
 namespace emu {

@@ -6,6 +6,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace emu::memory {
 
@@ -27,5 +29,9 @@ void check_slack(const char* kernel);
 
 // True when [ptr, ptr + bytes) lies inside one allocation.
 bool is_device_range(const void* ptr, std::size_t bytes);
+
+// Every allocation's accessible bytes [first, second), sorted: what a traced launch
+// counts as global memory (common/emu/trace_requests.cpp).
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> device_ranges();
 
 }  // namespace emu::memory

@@ -87,6 +87,8 @@ std::string masked_call_at(const warp_wait& op) {
     return std::string(op_name(op.kind)) + "(mask " + hex(op.mask) + ") (" + site(op.at) + ")";
 }
 
+}  // namespace
+
 // " [at exe+0x...]": where in the worker's executable the faulting instruction lies, for
 // the grader to turn into a line of the lab file (the sandboxed worker cannot read its own
 // binary's line tables; the grader can). "" when the instruction is not in the executable.
@@ -105,8 +107,6 @@ std::string code_place(std::uintptr_t pc) {
     std::snprintf(buf, sizeof buf, " [at exe+0x%llx]", static_cast<unsigned long long>(address));
     return buf;
 }
-
-}  // namespace
 
 std::string thread_where(const char* kernel, const uint3& block, const uint3& thread) {
     return block_where(kernel, block) + ", thread " + triple(thread) + ": ";
@@ -197,6 +197,25 @@ std::string deadlock(const char* kernel, const uint3& block, const barrier_wait&
     }
     if (returned > 0) msg += "\n  " + std::to_string(returned) + " thread(s) have returned";
     return msg;
+}
+
+std::string shared_race(const char* kernel, const uint3& block, const uint3& first, bool first_writes,
+                        std::uintptr_t first_pc, const uint3& second, bool second_writes, std::uintptr_t second_pc,
+                        bool same_warp) {
+    // The return address follows the access's instruction: one byte back is inside it.
+    return block_where(kernel, block) + ": data race on __shared__ memory: thread " + triple(first) +
+           (first_writes ? " writes" : " reads") + " a word" + code_place(first_pc - 1) + " and thread " +
+           triple(second) + (second_writes ? " writes" : " reads") + " it" + code_place(second_pc - 1) +
+           " with no __syncthreads() between them" +
+           (same_warp ? " and no __syncwarp() either: lanes of one warp do not run in lockstep since Volta" : "") +
+           ". Which one goes first is up to the GPU; synchronise between them.";
+}
+
+std::string uninitialized_shared(const char* kernel, const uint3& block, const uint3& thread, std::uintptr_t pc) {
+    return block_where(kernel, block) + ", thread " + triple(thread) +
+           ": reads __shared__ memory that no thread of its block has written" + code_place(pc - 1) +
+           ". Shared memory is not initialised when a block starts (it holds whatever was there before): "
+           "write it first, and synchronise before other threads read it.";
 }
 
 std::string fault(const char* kernel, const uint3& block, const uint3* thread) {

@@ -4,6 +4,7 @@
 // say why, naming the kernel, the block, the thread and the line, so that a student can
 // act on it. They read no scheduler state: what they describe comes in as arguments.
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -35,6 +36,10 @@ struct warp_wait {
 
 namespace diag {
 
+// " [at exe+0x1a2b]": where in the worker's executable the instruction at `pc` lies, which
+// the grader turns into "(at kernels.cu:N)"; "" when it is not in the executable.
+std::string code_place(std::uintptr_t pc);
+
 // "kernel 'k', block (0,0,0), thread (5,0,0): ", the start of a message about one thread.
 std::string thread_where(const char* kernel, const uint3& block, const uint3& thread);
 
@@ -63,6 +68,13 @@ std::string shuffle_reads_outside_mask(const std::string& who, const warp_wait& 
 // No thread of the block can go on: who waits where, by warp index.
 std::string deadlock(const char* kernel, const uint3& block, const barrier_wait& barrier,
                      const std::vector<std::pair<std::size_t, warp_wait>>& warp_ops, unsigned returned);
+
+// Hazards of traced launches (trace_hazards.cpp): two threads' unordered accesses of a
+// __shared__ word, at least one a write; a read of a word no thread of the block wrote.
+std::string shared_race(const char* kernel, const uint3& block, const uint3& first, bool first_writes,
+                        std::uintptr_t first_pc, const uint3& second, bool second_writes, std::uintptr_t second_pc,
+                        bool same_warp);
+std::string uninitialized_shared(const char* kernel, const uint3& block, const uint3& thread, std::uintptr_t pc);
 
 // The fault or watchdog alarm that fault_guard caught; `thread` is nullptr when none ran.
 std::string fault(const char* kernel, const uint3& block, const uint3* thread);

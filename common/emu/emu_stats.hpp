@@ -1,22 +1,54 @@
 #pragma once
 // What the emulated kernels did, counted per launch name: the grader's technique checks
-// ask it whether a graded kernel really ran warp shuffles (on a GPU they read the SASS).
+// ask it whether a graded kernel really ran warp shuffles (on a GPU they read the SASS),
+// and, in traced launches, how its warps used memory and whether its threads raced.
 // Only the course's worker includes this; student code includes cuda_emu.hpp alone.
 #include <cstdint>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace emu {
+
+// Summed over every traced launch of a kernel name. A request is one warp-level load or
+// store instruction: the lanes of a warp that executed the same instruction together
+// (common/emu/trace_requests.cpp says how the emulator groups them).
+struct memory_counters {
+    std::uint64_t shared_load_requests = 0, shared_load_wavefronts = 0;
+    std::uint64_t shared_store_requests = 0, shared_store_wavefronts = 0;
+    std::uint64_t global_load_requests = 0, global_load_sectors = 0;  // 32-byte sectors
+    std::uint64_t global_store_requests = 0, global_store_sectors = 0;
+    std::uint64_t request_lanes = 0;     // lanes that took part in all those requests, summed
+    std::uint64_t partial_requests = 0;  // requests with fewer lanes than the warp has threads (divergence or a tail)
+    std::uint64_t barriers = 0;          // __syncthreads* completed, one per block-wide barrier
+};
+
+// A shared-memory hazard of a traced launch, like CUDA's racecheck and initcheck report.
+struct hazard {
+    std::string kind;     // "race" or "uninitialized"
+    // Names the kernel, block, threads and places; places are " [at exe+0x...]" marks
+    // that the grader turns into "(at kernels.cu:N)" (grader/core/code_place.hpp).
+    std::string message;
+};
 
 struct kernel_stats {
     std::uint64_t launches = 0;
     // Warp-level shuffles completed (__shfl_sync, _up, _down, _xor): one per call that
     // all lanes of its mask made together, as a GPU counts one SHFL per warp.
     std::uint64_t warp_shuffles = 0;
+    bool traced = false;  // at least one launch ran with tracing on: `memory` and the hazards count
+    memory_counters memory;
+    std::vector<hazard> hazards;     // the first few, in the order found
+    std::uint64_t hazard_count = 0;  // distinct (kind, pair of instructions), all of them
 };
 
 // Counts per launch name (the name course::launch was given) since the last reset.
 std::map<std::string, kernel_stats> launch_stats();
 void reset_launch_stats();
+
+// Off by default. On: launches record memory counters and hazards, which costs time
+// (docs/emulator.md); off, the lab objects' instrumentation callbacks return at once.
+void set_tracing(bool on);
+bool tracing();
 
 }  // namespace emu

@@ -12,6 +12,7 @@
 #include "emu/block_state.hpp"
 #include "emu/device_memory.hpp"
 #include "emu/fault_guard.hpp"
+#include "emu/trace.hpp"
 
 namespace emu::detail {
 
@@ -108,12 +109,14 @@ void run_block() {
         fiber::prepare(t.ctx, i, &thread_main, &t);
         b.ready.push_back(i);
     }
+    trace::block_begin();
     while (b.ready_head < b.ready.size() && b.error.empty()) {
         thread_ctx& t = b.threads[b.ready[b.ready_head++]];
         g_current = &t;
         fiber::switch_to(b.scheduler, t.ctx);
     }
     g_current = nullptr;
+    trace::block_end();
 }
 
 void validate(const char* name, dim3 grid, dim3 block) {
@@ -156,6 +159,7 @@ int block_barrier(barrier_kind kind, int predicate, const char* file, int line) 
             }
         }
         b.barrier.count = 0;
+        trace::barrier_done();
     }
     yield(t);
     return static_cast<int>(t.result);
@@ -165,6 +169,7 @@ void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body) {
     validate(name, grid, block);
     g_stats_now = &g_stats[name];
     ++g_stats_now->launches;
+    trace::launch_begin(g_stats_now, name);
     auto& b = g_block;
     b.kernel = name;
     b.body = body;
@@ -186,6 +191,7 @@ void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body) {
 
     if (sigsetjmp(fault::jump_buffer(), 1) != 0) {
         fault::disarm();
+        trace::launch_end();
         const std::string msg = diag::fault(b.kernel, g_block_idx, g_current != nullptr ? &g_current->idx : nullptr);
         g_current = nullptr;
         if (fault::last().signal == SIGALRM) throw kernel_timeout(msg);
@@ -199,16 +205,19 @@ void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body) {
                 run_block();
                 if (!b.error.empty()) {
                     fault::disarm();
+                    trace::launch_end();
                     throw kernel_error(b.error);
                 }
                 if (b.finished != b.nthreads) {
                     fault::disarm();
+                    trace::launch_end();
                     throw kernel_error(deadlock_report());
                 }
             }
         }
     }
     fault::disarm();
+    trace::launch_end();
     memory::check_slack(name);
 }
 
@@ -221,6 +230,7 @@ std::map<std::string, kernel_stats> launch_stats() { return detail::g_stats; }
 void reset_launch_stats() {
     detail::g_stats.clear();
     detail::g_stats_now = nullptr;
+    trace::forget_hazards();
 }
 
 }  // namespace emu

@@ -2,6 +2,7 @@
 // names has made the same call, then all get their results together, as on a GPU. A mask
 // that names lanes that cannot arrive is diagnosed instead of hanging.
 #include "emu/block_state.hpp"
+#include "emu/trace.hpp"
 
 namespace emu::detail {
 namespace {
@@ -57,6 +58,7 @@ void complete(warp_op_slot& slot, unsigned warp) {
         }
     }
     slot.active = false;
+    trace::warp_op_done(warp, op.mask);
     for (unsigned l = 0; l < 32; ++l)
         if (op.mask >> l & 1u) make_ready(base + l);
 }

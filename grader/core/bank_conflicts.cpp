@@ -1,11 +1,11 @@
 #include "core/bank_conflicts.hpp"
 
-#include <algorithm>
-#include <set>
 #include <stdexcept>
 #include <vector>
 
 #include <fmt/format.h>
+
+#include "course/bank_wavefronts.hpp"
 
 namespace course {
 
@@ -26,22 +26,14 @@ unsigned lanes_per_phase(unsigned width) {
 }  // namespace
 
 unsigned shared_wavefronts(const warp_access& access, unsigned width) {
-    const unsigned per_phase = lanes_per_phase(width);
-    unsigned total = 0;
-    for (unsigned first = 0; first < 32; first += per_phase) {
-        std::array<std::set<std::uint32_t>, banks> words;  // distinct words per bank
-        for (unsigned lane = first; lane < first + per_phase; ++lane) {
-            if (!access[lane].active) continue;
-            for (unsigned b = 0; b < width; b += bank_bytes) {
-                const std::uint32_t word = (access[lane].address + b) / bank_bytes;
-                words[word % banks].insert(word);
-            }
-        }
-        std::size_t phase = 0;
-        for (const auto& w : words) phase = std::max(phase, w.size());
-        total += static_cast<unsigned>(phase);
+    lanes_per_phase(width);  // rejects a width other than 4, 8 or 16
+    std::uint32_t address[32];
+    std::uint32_t active = 0;
+    for (unsigned lane = 0; lane < 32; ++lane) {
+        address[lane] = access[lane].address;
+        if (access[lane].active) active |= 1u << lane;
     }
-    return total;
+    return bank_wavefronts(address, active, width);
 }
 
 warp_access strided_access(unsigned stride, unsigned width, std::uint32_t offset) {

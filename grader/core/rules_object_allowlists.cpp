@@ -29,6 +29,25 @@ const std::set<std::string>& math_calls() {
 
 }  // namespace
 
+const std::set<std::string>& tsan_calls() {
+    // Exactly what g++ -fsanitize=thread --param=tsan-instrument-func-entry-exit=0 emits
+    // for kernel code, and what common/emu/tsan_entry.cpp defines.
+    static const std::set<std::string> names = [] {
+        std::set<std::string> out = {"__tsan_init", "__tsan_read_range", "__tsan_write_range", "__tsan_vptr_update",
+                                     "__tsan_vptr_read"};
+        for (const char* n : {"1", "2", "4", "8", "16"}) {
+            out.insert(std::string("__tsan_read") + n);
+            out.insert(std::string("__tsan_write") + n);
+            if (std::string(n) != "1") {
+                out.insert(std::string("__tsan_unaligned_read") + n);
+                out.insert(std::string("__tsan_unaligned_write") + n);
+            }
+        }
+        return out;
+    }();
+    return names;
+}
+
 const std::set<std::string>& gpu_calls() {
     static const std::set<std::string> names = {
         "__cudaGetKernel", "__cudaLaunchKernel", "__cudaPopCallConfiguration", "__cudaRegisterFatBinary",
@@ -48,8 +67,9 @@ bool emu_call_allowed(const std::string& mangled) {
     static const std::set<std::string> emu_names = {"emu::detail::warp_op",     "emu::detail::block_barrier",
                                                     "emu::detail::g_current",   "emu::detail::g_block_idx",
                                                     "emu::detail::g_block_dim", "emu::detail::g_grid_dim",
-                                                    "emu::activemask"};
-    if (c_names.count(mangled) != 0 || math_calls().count(mangled) != 0) return true;
+                                                    "emu::activemask",          "emu::detail::trace_atomic"};
+    if (c_names.count(mangled) != 0 || math_calls().count(mangled) != 0 || tsan_calls().count(mangled) != 0)
+        return true;
     const std::string d = demangle(mangled);
     const auto paren = d.find('(');
     return emu_names.count(paren == std::string::npos ? d : d.substr(0, paren)) != 0;

@@ -14,6 +14,9 @@ namespace course::rules::detail {
 // the guards of its static locals, exception tables, and atexit for the unregistration.
 // `exit`: nvcc compiles every __device__ function for the host as a stub that calls it.
 const std::set<std::string>& gpu_calls();
+// The emulator's memory-tracing callbacks (common/emu/tsan_entry.cpp) that the
+// instrumentation of an emulated lab object calls.
+const std::set<std::string>& tsan_calls();
 
 // What the emulator's header (common/emu/cuda_emu.hpp) lets kernel code reach, the C
 // library's memory and math functions, printf for a kernel's own debugging output, and

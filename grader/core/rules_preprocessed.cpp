@@ -35,6 +35,9 @@ public:
             if (k.kind == token::identifier) {
                 if (is(k, "asm") || is(k, "__asm") || is(k, "__asm__")) {
                     add(k.line, "inline assembly is not allowed in lab files");
+                } else if (k.text.compare(0, 7, "__tsan_") == 0) {
+                    add(k.line, "kernels.cu names `" + k.text +
+                                    "`, a callback of the emulator's memory tracing: lab files may not call it");
                 } else if (is(k, "exit")) {
                     add(k.line, "kernels.cu calls `exit`: kernels may call only device code and the CUDA built-ins");
                 } else if (is(k, "goto") && i + 1 < t.size() && is(t[i + 1], "*")) {
@@ -73,6 +76,9 @@ private:
         static const std::set<std::string> banned = {"section",     "alias",       "ifunc",         "weakref",
                                                      "symver",      "constructor", "destructor",    "init_priority",
                                                      "target_clones"};
+        // What would hide the kernel's loads and stores from the emulator's tracing.
+        static const std::set<std::string> untraced = {"no_sanitize", "no_sanitize_thread",
+                                                       "disable_sanitizer_instrumentation"};
         if (i >= t.size() || !is(t[i], open)) return i - 1;
         int depth = 0;
         for (; i < t.size(); ++i) {
@@ -81,6 +87,10 @@ private:
             if (t[i].kind == token::identifier && banned.count(strip_underscores(t[i].text)) != 0)
                 add(t[i].line, "`__attribute__((" + strip_underscores(t[i].text) +
                                    "))` is not allowed in lab files: it places or runs code where the course does not call it");
+            if (t[i].kind == token::identifier && untraced.count(strip_underscores(t[i].text)) != 0)
+                add(t[i].line, "`__attribute__((" + strip_underscores(t[i].text) +
+                                   "))` is not allowed in lab files: it hides the kernel's memory accesses from the "
+                                   "emulator's checks");
         }
         return i;
     }

@@ -193,3 +193,75 @@ TEST_CASE("object: NVTX's loader may be called only from NVTX's own functions (C
     CHECK(messages(check_object(d, backend::gpu, "lab1_student")) ==
           std::vector<std::string>{"0: kernels.cu calls `getenv" + std::string(calls_tail)});
 }
+
+namespace {
+
+// g++ -O3 -fsanitize=thread's emulated lab object (the emulator's memory tracing): the
+// module constructor in .init_array.00099 and the callbacks, as readelf and objdump show
+// them; `ctor` is the constructor's code.
+object_dump emu_traced_object(const std::string& ctor) {
+    object_dump d;
+    d.nm = "_ZN12lab1_student16reduce_divergentEPKfPfj T 0 1b3\n"
+           "_ZZN12lab1_student16reduce_divergentEPKfPfjE7partial b 0 400\n"
+           "_sub_I_00099_0 t 0 5\n"
+           "_ZN3emu6detail13block_barrierENS_12barrier_kindEiPKci U\n"
+           "_ZN3emu6detail9g_currentE U\n"
+           "_ZN3emu6detail12trace_atomicEPVKvj U\n"
+           "__tsan_init U\n__tsan_read4 U\n__tsan_read8 U\n__tsan_write4 U\n__tsan_unaligned_read16 U\n"
+           "__tsan_read_range U\n__tsan_write_range U\n";
+    d.sections = "  [10] .text.startup     PROGBITS        0000000000000000 000280 000005 00  AX  0   0 16\n"
+                 "  [12] .init_array.00099 INIT_ARRAY      0000000000000000 000288 000008 08  WA  0   0  8\n"
+                 "  [13] .rela.init_array.00099 RELA            0000000000000000 0059d0 000018 18   I 33  12  8\n";
+    d.relocations = "Relocation section '.rela.init_array.00099' at offset 0x59d0 contains 1 entry:\n"
+                    "    Offset             Info             Type               Symbol's Value  Symbol's Name + Addend\n"
+                    "0000000000000000  0000000a00000001 R_X86_64_64            0000000000000000 .text.startup + 0\n";
+    d.symbols = "    10: 0000000000000000     0 SECTION LOCAL  DEFAULT   10 .text.startup\n"
+                "    11: 0000000000000000     5 FUNC    LOCAL  DEFAULT   10 _sub_I_00099_0\n";
+    d.disassembly = "Disassembly of section .text.startup:\n\n0000000000000000 <_sub_I_00099_0>:\n" + ctor;
+    return d;
+}
+
+const char* const tsan_ctor_o3 = "   0:\tjmp    5 <_sub_I_00099_0+0x5>\n\t\t\t1: R_X86_64_PLT32\t__tsan_init-0x4\n";
+const char* const tsan_ctor_o0 = "   0:\tpush   %rbp\n   1:\tmov    %rsp,%rbp\n"
+                                 "   4:\tcall   9 <_sub_I_00099_0+0x9>\n\t\t\t5: R_X86_64_PLT32\t__tsan_init-0x4\n"
+                                 "   9:\tpop    %rbp\n   a:\tret\n";
+
+}  // namespace
+
+TEST_CASE("object: the emulator's memory tracing (-fsanitize=thread) passes, and nothing more") {
+    CHECK(messages(check_object(emu_traced_object(tsan_ctor_o3), backend::emulated, "lab1_student")).empty());
+    CHECK(messages(check_object(emu_traced_object(tsan_ctor_o0), backend::emulated, "lab1_student")).empty());
+    // Not on the GPU, whose objects have no such constructor.
+    CHECK(messages(check_object(emu_traced_object(tsan_ctor_o3), backend::gpu, "lab1_student")).front() ==
+          "0: " + std::string(constructor));
+
+    // A constructor that calls anything else, calls __tsan_init twice, stores, or jumps
+    // through a register is the file's own.
+    const std::string other = "   0:\tcall   5 <_sub_I_00099_0+0x5>\n\t\t\t1: R_X86_64_PLT32\t_ZN12lab1_student4evilEv-0x4\n"
+                              "   5:\tjmp    a <_sub_I_00099_0+0xa>\n\t\t\t6: R_X86_64_PLT32\t__tsan_init-0x4\n";
+    const std::string twice = std::string(tsan_ctor_o0) + "   b:\tcall   10 <_sub_I_00099_0+0x10>\n"
+                                                         "\t\t\tc: R_X86_64_PLT32\t__tsan_init-0x4\n";
+    const std::string store = "   0:\tmovl   $0x5,0x0(%rip)        # a <_sub_I_00099_0+0xa>\n\t\t\t2: R_X86_64_PC32\t.bss-0x8\n" +
+                              std::string(tsan_ctor_o3);
+    const std::string indirect = "   0:\tjmp    *%rax\n";
+    for (const std::string& ctor : {other, twice, store, indirect}) {
+        CAPTURE(ctor);
+        CHECK(messages(check_object(emu_traced_object(ctor), backend::emulated, "lab1_student")) ==
+              std::vector<std::string>{"0: " + std::string(constructor)});
+    }
+    // A second entry in the sanitizer's section, or another priority.
+    object_dump two = emu_traced_object(tsan_ctor_o3);
+    two.sections = "  [12] .init_array.00099 INIT_ARRAY      0000000000000000 000288 000010 08  WA  0   0  8\n";
+    CHECK(messages(check_object(two, backend::emulated, "lab1_student")) == std::vector<std::string>{"0: " + std::string(constructor)});
+    object_dump prio = emu_traced_object(tsan_ctor_o3);
+    prio.sections = "  [12] .init_array.00098 INIT_ARRAY      0000000000000000 000288 000008 08  WA  0   0  8\n";
+    CHECK(messages(check_object(prio, backend::emulated, "lab1_student")) == std::vector<std::string>{"0: " + std::string(constructor)});
+
+    // The callbacks are allowed by name; other sanitizer entry points are not.
+    object_dump more = emu_traced_object(tsan_ctor_o3);
+    more.nm += "__tsan_atomic32_fetch_add U\n__tsan_func_entry U\n__asan_report_load4 U\n";
+    CHECK(messages(check_object(more, backend::emulated, "lab1_student")) ==
+          std::vector<std::string>{"0: kernels.cu calls `__tsan_atomic32_fetch_add" + std::string(calls_tail),
+                                   "0: kernels.cu calls `__tsan_func_entry" + std::string(calls_tail),
+                                   "0: kernels.cu calls `__asan_report_load4" + std::string(calls_tail)});
+}

@@ -178,6 +178,24 @@ TEST_CASE("preprocessed: pragmas made by _Pragma, attributes, exit, computed got
               "13: a lab file may not specialize a template outside namespace LAB_IMPL (`std::vector`)"});
 }
 
+TEST_CASE("preprocessed: nothing may hide from or forge the emulator's memory tracing") {
+    const std::string pre = "# 1 \"/c/labs/lab3_unrolled/kernels.cu\"\n"
+                            "namespace lab3_student {\n"
+                            "__attribute__((no_sanitize(\"thread\"))) void a() {}\n"
+                            "[[gnu::no_sanitize_thread]] void b() {}\n"
+                            "__attribute__((__no_sanitize__(\"thread\"), always_inline)) inline void c() {}\n"
+                            "extern \"C\" void __tsan_read4(void*);\n"
+                            "void d(float* p) { __tsan_read4(p); }\n"
+                            "}\n";
+    const std::string hides = "))` is not allowed in lab files: it hides the kernel's memory accesses from the "
+                              "emulator's checks";
+    const std::string names = "`, a callback of the emulator's memory tracing: lab files may not call it";
+    CHECK(messages(scan_preprocessed(pre, student, "lab3_student")) ==
+          std::vector<std::string>{"2: `__attribute__((no_sanitize" + hides, "3: `__attribute__((no_sanitize_thread" + hides,
+                                   "4: `__attribute__((no_sanitize" + hides, "5: kernels.cu names `__tsan_read4" + names,
+                                   "6: kernels.cu names `__tsan_read4" + names});
+}
+
 TEST_CASE("preprocessed: a raw string cannot hide lines behind a fake line marker") {
     const std::string pre = "# 1 \"/c/labs/lab3_unrolled/kernels.cu\"\n"
                             "const char* s = R\"x(\n"

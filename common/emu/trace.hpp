@@ -1,0 +1,44 @@
+#pragma once
+// Memory tracing of emulated kernels (emu::set_tracing). The lab objects are compiled with
+// gcc's ThreadSanitizer instrumentation (-fsanitize=thread, never linked with libtsan): it
+// calls __tsan_read4(address) and the like before every load and store, and
+// tsan_entry.cpp turns those calls into trace::access. From there:
+//  - trace_requests.cpp groups the lanes' accesses into warp-level requests and counts
+//    shared wavefronts and global sectors (emu::memory_counters);
+//  - trace_hazards.cpp checks shared memory for races and reads of unwritten words.
+// The scheduler and the warp operations tell both where threads synchronise.
+// Internal to the emulator.
+#include <cstddef>
+#include <cstdint>
+
+#include "emu/emu_stats.hpp"
+
+namespace emu::trace {
+
+// True while a traced launch runs: the instrumentation's callbacks test it first.
+extern bool g_active;
+
+// Scheduler hooks; each does nothing unless the launch is traced.
+void launch_begin(kernel_stats* stats, const char* kernel);
+void launch_end();
+void block_begin();
+void barrier_done();                                  // a __syncthreads* completed
+void warp_op_done(unsigned warp, unsigned mask);      // a warp operation completed for `mask`
+void block_end();
+void forget_hazards();                                // the stats were reset
+
+// One load or store by the running emulated thread, at the instruction `pc`.
+void access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc);
+
+namespace hazards {
+// What trace_requests.cpp tells the race and initialisation checks.
+void launch_begin(kernel_stats* stats, const char* kernel, std::uintptr_t lo, std::uintptr_t hi);
+void block_begin(unsigned warps);
+void barrier_done();
+void warp_op_done(unsigned warp, unsigned mask, unsigned live);
+void shared_access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc, unsigned thread);
+void atomic_access(std::uintptr_t address, std::size_t size, std::uintptr_t pc);
+void forget();
+}  // namespace hazards
+
+}  // namespace emu::trace

@@ -1,0 +1,287 @@
+// Warp-level memory requests of traced launches. The lanes of a warp run one after another
+// in the emulator, so a request (one load or store instruction of a warp) is assembled from
+// the lanes' accesses: the n-th time lane L executes instruction `pc` joins the n-th time
+// its warp-mates executed it, until the warp synchronises (a barrier, a warp operation of
+// all its lanes, the end of the block), where the counts restart. Each request then costs
+// wavefronts (shared: course/bank_wavefronts.hpp, the bank calculator's rules) or 32-byte
+// sectors (global: distinct segments its lanes touch).
+//
+// Shared memory is the executable's writable static storage (where `__shared__` arrays,
+// static in the emulator, live) less the emulator's own globals that kernel code reads;
+// global memory is the emulated device allocations; anything else (stacks, the host's
+// heap) is not device memory and is ignored.
+#include <link.h>
+
+#include <algorithm>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "course/bank_wavefronts.hpp"
+#include "emu/block_state.hpp"
+#include "emu/device_memory.hpp"
+#include "emu/trace.hpp"
+
+namespace emu::trace {
+
+bool g_active = false;
+
+namespace {
+
+bool g_enabled = false;
+kernel_stats* g_stats = nullptr;
+
+enum class space { none, shared, global };
+
+struct request {
+    std::uintptr_t pc = 0;  // the instruction; a range access's pieces get distinct high bits
+    std::uint32_t k = 0;    // its dynamic instance since the warp last synchronised
+    std::uint32_t lanes = 0;
+    std::uint16_t size = 0;
+    bool write = false;
+    bool shared = false;
+    std::uintptr_t address[32] = {};
+};
+
+struct key {
+    std::uintptr_t pc;
+    std::uint32_t k;
+    bool operator==(const key& o) const { return pc == o.pc && k == o.k; }
+};
+struct key_hash {
+    std::size_t operator()(const key& x) const { return std::hash<std::uintptr_t>()(x.pc * 31 + x.k); }
+};
+
+struct lane_count {
+    std::uintptr_t pc;
+    std::uint32_t n;
+};
+
+struct warp_trace {
+    std::vector<request> requests;
+    std::unordered_map<key, std::uint32_t, key_hash> index;
+    std::vector<lane_count> counts[32];  // per lane: how often it executed each pc so far
+    std::uint32_t cursor[32] = {};       // per lane: the request after its last (the usual next)
+};
+std::vector<warp_trace> g_warps;
+
+// Where shared and global memory are.
+std::uintptr_t g_static_lo = 0, g_static_hi = 0;
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> g_excluded;  // the emulator's globals
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> g_device;
+std::uintptr_t g_device_lo = 0, g_device_hi = 0;
+
+void find_static_storage() {
+    if (g_static_hi != 0) return;
+    // The first object dl_iterate_phdr reports is the executable: its writable segments.
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void*) {
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const auto& ph = info->dlpi_phdr[i];
+                if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
+                const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
+                g_static_lo = g_static_lo == 0 ? lo : std::min(g_static_lo, lo);
+                g_static_hi = std::max(g_static_hi, hi);
+            }
+            return 1;
+        },
+        nullptr);
+    auto exclude = [](const void* p, std::size_t n) {
+        const auto a = reinterpret_cast<std::uintptr_t>(p);
+        g_excluded.emplace_back(a, a + n);
+    };
+    exclude(&detail::g_current, sizeof detail::g_current);
+    exclude(&detail::g_block_idx, sizeof detail::g_block_idx);
+    exclude(&detail::g_block_dim, sizeof detail::g_block_dim);
+    exclude(&detail::g_grid_dim, sizeof detail::g_grid_dim);
+}
+
+space classify(std::uintptr_t a) {
+    if (a >= g_device_lo && a < g_device_hi) {
+        auto it = std::upper_bound(g_device.begin(), g_device.end(), std::make_pair(a, ~std::uintptr_t{0}));
+        if (it != g_device.begin() && a < std::prev(it)->second) return space::global;
+        return space::none;
+    }
+    if (a >= g_static_lo && a < g_static_hi) {
+        for (const auto& [lo, hi] : g_excluded)
+            if (a >= lo && a < hi) return space::none;
+        return space::shared;
+    }
+    return space::none;
+}
+
+unsigned distinct_sectors(const request& r) {
+    std::uintptr_t s[64];
+    unsigned n = 0;
+    for (unsigned l = 0; l < 32; ++l) {
+        if (!(r.lanes >> l & 1u)) continue;
+        s[n++] = r.address[l] / 32;
+        const std::uintptr_t last = (r.address[l] + r.size - 1) / 32;
+        if (last != s[n - 1]) s[n++] = last;
+    }
+    std::sort(s, s + n);
+    return static_cast<unsigned>(std::unique(s, s + n) - s);
+}
+
+// The warp synchronised: every request it assembled is complete.
+void flush(unsigned warp) {
+    warp_trace& w = g_warps[warp];
+    if (w.requests.empty()) return;
+    memory_counters& m = g_stats->memory;
+    const int threads = __builtin_popcount(detail::g_block.warps[warp].exists);
+    for (const request& r : w.requests) {
+        const int lanes = __builtin_popcount(r.lanes);
+        m.request_lanes += static_cast<unsigned>(lanes);
+        if (lanes < threads) ++m.partial_requests;
+        if (r.shared) {
+            std::uint32_t address[32];
+            for (unsigned l = 0; l < 32; ++l) address[l] = static_cast<std::uint32_t>(r.address[l]);
+            // Sub-word accesses are served by their word, like 4-byte ones.
+            const unsigned width = r.size >= 16 ? 16 : r.size >= 8 ? 8 : 4;
+            const unsigned wavefronts = course::bank_wavefronts(address, r.lanes, width);
+            (r.write ? m.shared_store_requests : m.shared_load_requests) += 1;
+            (r.write ? m.shared_store_wavefronts : m.shared_load_wavefronts) += wavefronts;
+        } else {
+            (r.write ? m.global_store_requests : m.global_load_requests) += 1;
+            (r.write ? m.global_store_sectors : m.global_load_sectors) += distinct_sectors(r);
+        }
+    }
+    w.requests.clear();
+    w.index.clear();
+    for (unsigned l = 0; l < 32; ++l) {
+        w.counts[l].clear();
+        w.cursor[l] = 0;
+    }
+}
+
+void flush_all() {
+    for (unsigned w = 0; w < g_warps.size(); ++w) flush(w);
+}
+
+void record(unsigned linear, std::uintptr_t pc, std::uintptr_t address, std::size_t size, bool write, bool shared) {
+    const unsigned lane = linear % 32;
+    warp_trace& w = g_warps[linear / 32];
+    std::uint32_t k = 0;
+    bool seen = false;
+    for (auto& c : w.counts[lane]) {
+        if (c.pc == pc) {
+            k = c.n++;
+            seen = true;
+            break;
+        }
+    }
+    if (!seen) w.counts[lane].push_back({pc, 1});
+    std::uint32_t i = w.cursor[lane];
+    if (i >= w.requests.size() || w.requests[i].pc != pc || w.requests[i].k != k) {
+        const auto it = w.index.find(key{pc, k});
+        if (it != w.index.end()) {
+            i = it->second;
+        } else {
+            i = static_cast<std::uint32_t>(w.requests.size());
+            request r;
+            r.pc = pc;
+            r.k = k;
+            r.size = static_cast<std::uint16_t>(size);
+            r.write = write;
+            r.shared = shared;
+            w.requests.push_back(r);
+            w.index.emplace(key{pc, k}, i);
+        }
+    }
+    w.cursor[lane] = i + 1;
+    w.requests[i].address[lane] = address;
+    w.requests[i].lanes |= 1u << lane;
+}
+
+}  // namespace
+
+void launch_begin(kernel_stats* stats, const char* kernel) {
+    g_active = false;
+    if (!g_enabled) return;
+    find_static_storage();
+    g_device = memory::device_ranges();
+    g_device_lo = g_device.empty() ? 0 : g_device.front().first;
+    g_device_hi = g_device.empty() ? 0 : g_device.back().second;
+    g_stats = stats;
+    stats->traced = true;
+    hazards::launch_begin(stats, kernel, g_static_lo, g_static_hi);
+}
+
+void launch_end() { g_active = false; }
+
+void block_begin() {
+    if (!g_enabled || g_stats == nullptr) return;
+    const std::size_t warps = detail::g_block.warps.size();
+    if (g_warps.size() < warps) g_warps.resize(warps);
+    for (std::size_t w = 0; w < warps; ++w) {
+        g_warps[w].requests.clear();
+        g_warps[w].index.clear();
+        for (unsigned l = 0; l < 32; ++l) {
+            g_warps[w].counts[l].clear();
+            g_warps[w].cursor[l] = 0;
+        }
+    }
+    hazards::block_begin(static_cast<unsigned>(warps));
+    g_active = true;
+}
+
+void barrier_done() {
+    if (!g_active) return;
+    flush_all();
+    ++g_stats->memory.barriers;
+    hazards::barrier_done();
+}
+
+void warp_op_done(unsigned warp, unsigned mask) {
+    if (!g_active) return;
+    const auto& w = detail::g_block.warps[warp];
+    const unsigned live = w.exists & ~w.exited;
+    // A warp operation of only some lanes leaves the others where they were: their
+    // requests go on assembling.
+    if ((mask & live) == live) flush(warp);
+    hazards::warp_op_done(warp, mask, live);
+}
+
+void block_end() {
+    if (!g_active) return;
+    flush_all();
+    g_active = false;
+}
+
+void forget_hazards() { hazards::forget(); }
+
+void access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc) {
+    const detail::thread_ids* t = detail::g_current;
+    if (t == nullptr || size == 0) return;
+    const space s = classify(address);
+    if (s == space::none) return;
+    if (s == space::shared) hazards::shared_access(address, size, write, pc, t->linear);
+    if (size == 1 || size == 2 || size == 4 || size == 8 || size == 16) {
+        record(t->linear, pc, address, size, write, s == space::shared);
+        return;
+    }
+    // A copy of a struct (__tsan_read_range): a GPU moves it in 4-byte pieces.
+    for (std::size_t piece = 0; piece * 4 < size; ++piece) {
+        const std::size_t n = std::min<std::size_t>(4, size - piece * 4);
+        record(t->linear, pc | (static_cast<std::uintptr_t>(piece + 1) << 48), address + piece * 4, n, write,
+               s == space::shared);
+    }
+}
+
+}  // namespace emu::trace
+
+namespace emu {
+
+void set_tracing(bool on) { trace::g_enabled = on; }
+bool tracing() { return trace::g_enabled; }
+
+namespace detail {
+void trace_atomic(const volatile void* p, unsigned size) {
+    if (!trace::g_active || detail::g_current == nullptr) return;
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    if (trace::classify(a) == trace::space::shared)
+        trace::hazards::atomic_access(a, size, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+}
+}  // namespace detail
+
+}  // namespace emu

@@ -1,0 +1,28 @@
+#pragma once
+// Kernels whose memory traffic the emulator's tracing must count exactly
+// (test_emu_memory.cpp). emu_memory_kernels.cu defines them and is compiled, like the lab
+// files, with the tracing instrumentation; the test launches them from plain host code.
+#include "course/cuda_compat.hpp"
+
+namespace memk {
+
+// One warp (32 threads) each.
+__global__ void conflict_free(float* out);             // s[t]
+__global__ void stride_two(float* out);                // s[2t]
+__global__ void column(float* out);                    // [32][32] rows written, a column read
+__global__ void padded_column(float* out);             // [32][33]: the same, padded
+__global__ void float4_copy(const float4* in, float4* out);
+__global__ void strided_global(const float* in, float* out);  // in[32 t]
+
+// Blocks of 64 threads.
+__global__ void divergent_tree(const float* in, float* out);   // lab 1: tid % (2 stride)
+__global__ void volatile_tail(const float* in, float* out);    // the racy warp tail
+__global__ void syncwarp_tail(const float* in, float* out);    // the corrected tail
+__global__ void missing_barrier(float* out);                   // writes, then reads another warp's word
+__global__ void first_block_writes(float* out);                // only block 0 writes shared memory
+__global__ void shared_atomics(unsigned* out);                 // atomicAdd on a zeroed shared counter
+
+// Blocks of 256 threads: sequential addressing, 2 elements per thread.
+__global__ void tree_reduce(const float* in, float* out, unsigned n);
+
+}  // namespace memk
