@@ -46,7 +46,8 @@ function(course_lab_file out)
 endfunction()
 
 # Flags of a lab file's own translation unit: the course's headers in common/ and, for
-# the emulator, COURSE_EMULATE; nothing of the grader. nvcc 12.8 and later give the host
+# the emulator, COURSE_EMULATE and its <cooperative_groups.h> (common/emu/include/);
+# nothing of the grader. nvcc 12.8 and later give the host
 # stubs of template kernels internal linkage by default, which would keep lab 3's
 # template kernel from being launched by its binding, a separate translation unit.
 add_library(course_kernel_env_gpu INTERFACE)
@@ -55,7 +56,7 @@ if(COURSE_GPU AND CMAKE_CUDA_COMPILER_VERSION VERSION_GREATER_EQUAL 12.8)
   target_compile_options(course_kernel_env_gpu INTERFACE $<$<COMPILE_LANGUAGE:CUDA>:-static-global-template-stub=false>)
 endif()
 add_library(course_kernel_env_emulated INTERFACE)
-target_link_libraries(course_kernel_env_emulated INTERFACE course_headers)
+target_link_libraries(course_kernel_env_emulated INTERFACE course_headers course_emu_cuda_headers)
 target_compile_definitions(course_kernel_env_emulated INTERFACE COURSE_EMULATE)
 # Line tables in the emulator's lab objects: a kernel's fault then names its line of the
 # lab file (the grader reads them with addr2line; grader/core/code_place.hpp).

@@ -4,6 +4,8 @@
 
 #include <cstdlib>
 
+#include "emu/emu_stats.hpp"
+#include "emu_probe_cg.cuh"
 #include "emu_probe_kernels.cuh"
 #include "course/cuda_compat.hpp"
 
@@ -92,4 +94,27 @@ TEST_CASE("the watchdog stops a kernel that never finishes") {
                                                          "the watchdog after 1 s"),
                          emu::kernel_error);
     unsetenv("COURSE_EMU_WATCHDOG_SECONDS");
+}
+
+TEST_CASE("a tile.sync() that a lane of the tile never reaches, like __syncwarp") {
+    // A tile<16>'s sync() is __syncwarp() with the tile's mask: the same diagnosis, at the
+    // line of the tile.sync() call.
+    const char* message = "kernel 'k_tile_sync_missing_lane', block (0,0,0), thread (5,0,0): returned, but lanes "
+                          "0-4 of its warp wait for it at __syncwarp(mask 0x0000ffff) (emu_probe_cg.cu:";
+    CHECK_THROWS_WITH_AS(probe_cg::tile_sync_missing_lane(), Contains(message), emu::kernel_error);
+    CHECK_THROWS_WITH_AS(probe_cg::syncwarp_missing_lane(),
+                         Contains("thread (5,0,0): returned, but lanes 0-4 of its warp wait for it at "
+                                  "__syncwarp(mask 0x0000ffff) (emu_probe_cg.cu:"),
+                         emu::kernel_error);
+}
+
+TEST_CASE("tile shuffles and cg::reduce count as warp shuffles") {
+    emu::reset_launch_stats();
+    probe_cg::tile32_shfl_down_sums(std::vector<float>(128, 1.0f));  // 2 blocks of 2 warps, 5 steps each
+    probe_cg::reduce_all(std::vector<int>(64, 1));  // 1 block of 2 warps
+    const auto stats = emu::launch_stats();
+    CHECK(stats.at("k_tile32_sums").warp_shuffles == 20u);
+    // Per warp: 5 reductions over tile<32> of 5 xor steps each, and one over each of its four
+    // tile<8>s of 3 steps; the tiles' masks are disjoint, so each completes its own shuffle.
+    CHECK(stats.at("k_reduce").warp_shuffles == 2u * (5u * 5u + 4u * 3u));
 }

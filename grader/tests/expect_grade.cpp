@@ -45,7 +45,8 @@ int main(int argc, char** argv) {
     app.add_option("--policy", policy);
     app.add_option("--env", env, "KEY=VALUE for the grader's environment");
     app.add_option("--extra", extra, "More arguments for the grader (e.g. --sanitize)");
-    app.add_option("--expect-check", checks, "PART:CHECK=STATUS, e.g. B:sanitize=failed");
+    app.add_option("--expect-check", checks,
+                   "PART:CHECK=STATUS, e.g. B:sanitize=failed; CHECK=STATUS for a check of the whole lab");
     app.add_option("--expect-part", part_status, "PART=STATUS: one part's correctness, e.g. B=failed");
     app.add_option("--out", out, "Prefix of the report files")->required();
     CLI11_PARSE(app, argc, argv);
@@ -121,6 +122,14 @@ int main(int argc, char** argv) {
         const std::string part = spec.substr(0, colon), name = spec.substr(colon + 1, eq - colon - 1),
                           want = spec.substr(eq + 1);
         std::string got = "missing";
+        if (colon == std::string::npos || colon > eq) {  // a check of the whole lab (no_libraries)
+            const std::string lab_check = spec.substr(0, eq);
+            if (result.contains("checks"))
+                for (const auto& c : result["checks"])
+                    if (c["name"] == lab_check) got = c["status"];
+            if (got != want) ok = fail("check " + lab_check + " is " + got + ", wanted " + want);
+            continue;
+        }
         for (const auto& p : result["parts"])
             if (p["id"] == part)
                 for (const auto& c : p["checks"])

@@ -1,16 +1,13 @@
 // Test submission: lab 4 with cooperative groups' reduce, a library reduction, in both
 // parts. The sums are right, so only no_libraries catches it: every part must lose its
-// points, on the GPU and on the CPU emulator. The emulator has no cooperative groups, so
-// there the file takes a plain shuffle path: the source check must still see the
-// library in the code that the GPU compiles (not in comments: this one names cg::reduce
-// and <cub/cub.cuh> and must not count).
+// points, on the GPU and on the CPU emulator, which compiles and runs the same code with
+// its own <cooperative_groups/reduce.h>. Comments do not count (this one names cg::reduce
+// and <cub/cub.cuh>).
 #include "contracts/lab4.cuh"
 
-#if !defined(COURSE_EMULATE)
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>
 namespace cg = cooperative_groups;
-#endif
 
 namespace LAB_IMPL {
 
@@ -23,13 +20,8 @@ constexpr unsigned kVectorBlocksPerSm = 8;
 namespace {
 
 __device__ __forceinline__ float warp_total(float v) {
-#if !defined(COURSE_EMULATE)
     const auto warp = cg::tiled_partition<32>(cg::this_thread_block());
     return cg::reduce(warp, v, cg::plus<float>());
-#else
-    for (int offset = 16; offset > 0; offset /= 2) v += __shfl_xor_sync(0xffffffffu, v, offset);
-    return v;
-#endif
 }
 
 __device__ __forceinline__ void block_total_to(float v, float* dst) {
