@@ -100,6 +100,16 @@ policy parse_policy(const nlohmann::json& doc) {
     read(rc, "sizes", p.race_check_sizes, "race_check");
     read(rc, "inputs", p.race_check_inputs, "race_check");
     read(rc, "timeout_seconds", p.race_check_timeout_seconds, "race_check");
+    const auto& ec = doc.value("emulated_counters", nlohmann::json::object());
+    read(ec, "n", p.emulated_counters.n, "emulated_counters");
+    read(ec, "records", p.emulated_counters.records, "emulated_counters");
+    read(ec, "shape", p.emulated_counters.shape, "emulated_counters");
+    read(ec, "divergence_margin", p.divergence_margin, "emulated_counters");
+    read(ec, "shared_tree_factor", p.shared_tree_factor, "emulated_counters");
+    require(p.emulated_counters.n > 0 && p.emulated_counters.records > 0,
+            "emulated_counters.n and .records must be at least 1");
+    require(p.divergence_margin >= 0 && p.shared_tree_factor >= 1,
+            "emulated_counters: divergence_margin must be at least 0 and shared_tree_factor at least 1");
 
     require(p.tolerance_c > 0, "correctness.tolerance_c must be positive");
     require(!p.sizes.empty() && !p.sizes_emulated.empty(), "correctness.sizes must not be empty");
@@ -135,9 +145,14 @@ policy parse_policy(const nlohmann::json& doc) {
         read(obj, "threshold_fraction", lp.threshold_fraction, where);
         read(obj, "floor_fraction", lp.floor_fraction, where);
         read(obj, "checks", lp.checks, where);
-        if (obj.contains("max_wavefronts_per_request"))
-            read(obj, "max_wavefronts_per_request", lp.max_wavefronts_per_request, where);
+        read(obj, "max_wavefronts_per_request", lp.max_wavefronts_per_request, where);
         if (obj.contains("race_check_parts")) read(obj, "race_check_parts", lp.race_check_parts, where);
+        if (obj.contains("emulated_checks")) read(obj, "emulated_checks", lp.emulated_checks, where);
+        for (const auto& [part, checks] : lp.emulated_checks)
+            for (const auto& check : checks)
+                require(check == "no_divergence" || check == "no_shared_tree" || check == "bank_wavefronts",
+                        where + ".emulated_checks." + part + ": unknown check \"" + check +
+                            "\" (no_divergence, no_shared_tree, bank_wavefronts)");
         for (const auto& check : lp.checks)
             require(check == "no_libraries" || check == "uses_shuffle" || check == "bank_wavefronts",
                     where + ".checks: unknown check \"" + check + "\" (no_libraries, uses_shuffle, bank_wavefronts)");

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/protocol.hpp"
+
 namespace course {
 
 struct policy_error : std::runtime_error {
@@ -27,6 +29,9 @@ struct lab_policy {
     // GPU: the parts that teach warp-synchronous code, where a race often gives the right
     // sum anyway.
     std::vector<std::string> race_check_parts;
+    // The CPU emulator's technique checks of each part, read from its counters
+    // (supervisor/emulated_checks.hpp): part id -> check names.
+    std::map<std::string, std::vector<std::string>> emulated_checks;
 };
 
 // A library the lab file must not use (no_libraries), and the ECMAScript regular
@@ -67,6 +72,10 @@ struct policy {
     std::vector<std::size_t> race_check_sizes;
     std::vector<std::string> race_check_inputs;
     double race_check_timeout_seconds = 0;
+    // the CPU emulator's counters: the input of the traced run, and the checks' limits
+    counters_request emulated_counters;
+    double divergence_margin = 0;   // no_divergence: partial requests may exceed the reference's share by this
+    double shared_tree_factor = 0;  // no_shared_tree: shared requests may be this many times the reference's
     // backends
     std::string emulated_performance;
     std::map<std::string, lab_policy> labs;

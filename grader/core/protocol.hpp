@@ -46,6 +46,13 @@ enum class worker_command { describe, correctness, timing, profile };
 // own files and a connection to the tool. off: nothing (an instructor, debugging).
 enum class sandbox_mode { strict, relaxed, off };
 
+// The CPU emulator's counters run: one traced run of each version of a part.
+struct counters_request {
+    std::uint64_t n = 0;        // reduction size
+    std::uint64_t records = 0;  // record sums
+    std::string shape;          // transpose, "RxC"
+};
+
 struct correctness_request {
     std::vector<std::string> parts;  // ids, in order
     std::uint64_t seed = 0;
@@ -53,6 +60,7 @@ struct correctness_request {
     std::vector<std::string> inputs;  // reduction input kinds (core/inputs.hpp)
     std::vector<std::uint64_t> sizes, record_sizes;
     std::vector<std::string> shapes;  // "RxC"
+    std::optional<counters_request> counters;  // the emulator: after each part's cases
 };
 
 struct timing_request {
@@ -153,6 +161,12 @@ struct part_correctness_event {
     std::optional<std::uint64_t> warp_shuffles;  // the emulator's count for the part's kernel
 };
 
+struct counters_event {
+    static constexpr const char* event = "counters";
+    std::string part, problem;
+    std::vector<version_counters> versions;
+};
+
 struct timing_begin_event {
     static constexpr const char* event = "timing_begin";
     std::string part;
@@ -216,7 +230,9 @@ void from_json(const nlohmann::json& j, sandbox_mode& v);
 const char* to_string(sandbox_mode mode);
 std::optional<sandbox_mode> parse_sandbox_mode(const std::string& name);
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_request, parts, seed, tolerance_c, inputs, sizes, record_sizes, shapes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_request, n, records, shape)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_request, parts, seed, tolerance_c, inputs, sizes, record_sizes, shapes,
+                                   counters)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_request, parts, seed, tolerance_c, n, shape, records, rounds, warmup,
                                    flush_bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(profile_request, part, version, seed)
@@ -232,6 +248,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(case_begin_event, part, input, size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(case_end_event, record)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(part_correctness_event, part, passed, cases, failed, sticky, warp_shuffles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_begin_event, part)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_event, part, problem, versions)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_kernel, role, kernel, ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_event, part, problem, bytes, kernels, copy_gbps, peak_gbps, recheck,
                                    benchmark)

@@ -151,6 +151,35 @@ void render_timing(std::string& out, const lab_result& r, const palette& p) {
     }
 }
 
+double per(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / b; }
+
+// The emulator's counters of each part's versions: what the technique checks read.
+void render_counters(std::string& out, const lab_result& r, const palette& p) {
+    bool header = false;
+    for (const auto& part : r.parts) {
+        if (part.counters.empty()) continue;
+        if (!header) {
+            out += "\n" + p.bold("Counters") + p.dim(" (CPU emulator, per launch of every pass; docs/emulator.md)") + "\n";
+            header = true;
+        }
+        out += fmt::format("  {:<2} {}\n", part.id, part.counters_problem);
+        out += p.dim(fmt::format("     {:<30} {:>9} {:>6} {:>9} {:>6} {:>9} {:>6} {:>8} {:>8} {:>8}\n", "version",
+                                 "shared ld", "wf/req", "shared st", "wf/req", "global ld", "sec/req", "partial",
+                                 "barriers", "shuffles"));
+        for (const auto& v : part.counters) {
+            const std::string who = (v.version == "student" ? std::string("yours") : v.version) + ": " + v.kernel;
+            const std::uint64_t requests =
+                v.shared_load_requests + v.shared_store_requests + v.global_load_requests + v.global_store_requests;
+            out += fmt::format("     {:<30} {:>9} {:>6.2f} {:>9} {:>6.2f} {:>9} {:>6.2f} {:>7.0f}% {:>8} {:>8}\n",
+                               who.substr(0, 30), v.shared_load_requests,
+                               per(v.shared_load_wavefronts, v.shared_load_requests), v.shared_store_requests,
+                               per(v.shared_store_wavefronts, v.shared_store_requests), v.global_load_requests,
+                               per(v.global_load_sectors, v.global_load_requests),
+                               100 * per(v.partial_requests, requests), v.barriers, v.warp_shuffles);
+        }
+    }
+}
+
 void render_checks(std::string& out, const lab_result& r, const palette& p) {
     bool header = false;
     auto line = [&](const std::string& who, const check_result& c) {
@@ -240,6 +269,7 @@ std::string render_text(const lab_result& r, bool color) {
         out += "\n";
         render_correctness(out, r, p);
         render_timing(out, r, p);
+        render_counters(out, r, p);
         render_checks(out, r, p);
     }
     const std::string line = summary_line(r);

@@ -158,6 +158,7 @@ void to_json(nlohmann::json& j, const part_result& r) {
          {"max_points", r.max_points()},
          {"penalty", to_string(r.penalty)},
          {"penalty_reason", r.penalty_reason}};
+    if (!r.counters.empty()) j["counters"] = {{"problem", r.counters_problem}, {"versions", r.counters}};
 }
 
 void to_json(nlohmann::json& j, const lab_result& r) {

@@ -87,6 +87,27 @@ struct check_result {
     std::string detail;
 };
 
+// What the emulator counted in one traced run of each version of a part
+// (common/emu/emu_stats.hpp says what each number is).
+struct version_counters {
+    std::string version;  // student, reference, baseline
+    std::string kernel;
+    std::uint64_t launches = 0, warp_shuffles = 0, barriers = 0;
+    std::uint64_t shared_load_requests = 0, shared_load_wavefronts = 0;
+    std::uint64_t shared_store_requests = 0, shared_store_wavefronts = 0;
+    std::uint64_t global_load_requests = 0, global_load_sectors = 0;
+    std::uint64_t global_store_requests = 0, global_store_sectors = 0;
+    std::uint64_t request_lanes = 0, partial_requests = 0;
+    std::vector<std::string> races, uninitialized;  // the first hazards found, in words
+    std::uint64_t hazard_count = 0;
+};
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(version_counters, version, kernel, launches, warp_shuffles, barriers,
+                                   shared_load_requests, shared_load_wavefronts, shared_store_requests,
+                                   shared_store_wavefronts, global_load_requests, global_load_sectors,
+                                   global_store_requests, global_store_sectors, request_lanes, partial_requests, races,
+                                   uninitialized, hazard_count)
+
 struct part_result {
     std::string id;
     std::string title;
@@ -102,6 +123,10 @@ struct part_result {
     // check that decided it with its message, for the reports.
     check_penalty penalty = check_penalty::none;
     std::string penalty_reason;
+    // The CPU emulator's counters of the part's versions (student, reference, baseline) on
+    // one input (`counters_problem`), which its technique checks read; empty on a GPU.
+    std::vector<version_counters> counters;
+    std::string counters_problem;
     double score() const { return correctness_points + performance_points; }
     double max_points() const { return correctness_max + performance_max; }
 };

@@ -20,7 +20,8 @@ std::string to_string(perf_verdict v);
 // What failed technique checks cost a part, on every backend. The one rule:
 //  - everything: the work is not the student's own or not sound, so the part earns
 //    nothing, like a wrong result: no_libraries (a library reduction; it costs every part
-//    of the lab) and races (a shared-memory race that the tests happened to miss);
+//    of the lab), races (a shared-memory race that the tests happened to miss) and
+//    initcheck (a read of shared memory no thread wrote: the emulator finds it);
 //  - performance: the kernel is right but its speed does not come from the technique the
 //    lab teaches, so it keeps its correctness points and loses its performance points:
 //    uses_shuffle and bank_wavefronts (and any check not named above).

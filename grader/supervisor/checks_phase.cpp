@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "core/tool_output.hpp"
+#include "supervisor/emulated_checks.hpp"
 #include "supervisor/phases.hpp"
 #include "supervisor/session.hpp"
 #include "supervisor/technique_checks.hpp"
@@ -13,8 +14,10 @@ bool listed(const std::vector<std::string>& list, const std::string& name) {
     return std::find(list.begin(), list.end(), name) != list.end();
 }
 
-// races: every race-checked part that is correct, in one racecheck run.
+// races: every race-checked part that is correct, in one racecheck run (GPU; the
+// emulator finds races in its traced runs, emulated_checks()).
 void race_checks(const session& s, std::map<std::string, part_result>& results) {
+    if (!s.gpu()) return;
     const lab_policy& lp = s.lab();
     // The student's kernels live in namespace <lab>_student (docs/architecture.md).
     const std::string ns = s.opt.lab + "_student";
@@ -28,18 +31,30 @@ void race_checks(const session& s, std::map<std::string, part_result>& results) 
         }
     }
     if (targets.empty()) return;
-    if (s.gpu()) {
-        std::vector<std::string> ids;
-        for (const auto& t : targets) ids.push_back(t.part);
-        s.say("compute-sanitizer racecheck: part(s) " + join(ids, ", "));
-    }
+    std::vector<std::string> ids;
+    for (const auto& t : targets) ids.push_back(t.part);
+    s.say("compute-sanitizer racecheck: part(s) " + join(ids, ", "));
     race_options options;
     options.cases.seed = s.seed;
     options.cases.tolerance_c = s.pol.tolerance_c;
     options.cases.inputs = s.pol.race_check_inputs;
     options.cases.sizes.assign(s.pol.race_check_sizes.begin(), s.pol.race_check_sizes.end());
     options.timeout_seconds = s.pol.race_check_timeout_seconds;
-    for (auto& [id, check] : check_races(s.worker, targets, options, s.gpu())) results[id].checks.push_back(check);
+    for (auto& [id, check] : check_races(s.worker, targets, options, true)) results[id].checks.push_back(check);
+}
+
+// The emulator's checks of each part, from its counters: hazards, and the policy's
+// emulated_checks with the lab's bank_wavefronts.
+void emulated_checks(const session& s, const std::string& id, std::vector<check_result>& checks,
+                     const part_result& result) {
+    const lab_policy& lp = s.lab();
+    for (auto& c : hazard_checks(result)) checks.push_back(c);
+    std::vector<std::string> names;
+    if (listed(lp.checks, "bank_wavefronts")) names.push_back("bank_wavefronts");
+    if (const auto it = lp.emulated_checks.find(id); it != lp.emulated_checks.end())
+        for (const auto& name : it->second)
+            if (!listed(names, name)) names.push_back(name);
+    for (const auto& name : names) checks.push_back(counters_check(name, result, s.pol, lp));
 }
 
 }  // namespace
@@ -56,7 +71,9 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
             checks.push_back(s.gpu() ? check_uses_shuffle(s.student_object, mangled_prefix(ns, p.kernel), p.kernel)
                                      : check_emulated_shuffles(p.kernel, results[p.id].correctness));
         }
-        if (wanted("bank_wavefronts") || s.opt.profile) {
+        if (!s.gpu()) {
+            emulated_checks(s, p.id, checks, results[p.id]);
+        } else if (wanted("bank_wavefronts") || s.opt.profile) {
             s.say("Nsight Compute counters: part " + p.id);
             checks.push_back(check_bank_wavefronts(s.worker, p.id, s.seed, lp.max_wavefronts_per_request,
                                                    wanted("bank_wavefronts"), s.gpu()));

@@ -37,6 +37,7 @@ correctness_request request_of(const session& s) {
     r.sizes.assign(sizes.begin(), sizes.end());
     r.record_sizes.assign(record_sizes.begin(), record_sizes.end());
     r.shapes = emulated ? s.pol.shapes_emulated : s.pol.shapes;
+    if (emulated) r.counters = s.pol.emulated_counters;
     return r;
 }
 
@@ -65,6 +66,10 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 case_record rec = ev.get<case_end_event>().record;
                 rec.detail = place_code(rec.detail, [&](const std::string& hex) { return lab_file_line(s, hex); });
                 records[rec.part].push_back(rec);
+            } else if (is_event<counters_event>(ev)) {
+                auto counted = ev.get<counters_event>();
+                results[counted.part].counters = std::move(counted.versions);
+                results[counted.part].counters_problem = counted.problem;
             } else if (is_event<part_correctness_event>(ev)) {
                 const auto verdict = ev.get<part_correctness_event>();
                 auto& c = results[verdict.part].correctness;

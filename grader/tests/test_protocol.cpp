@@ -5,7 +5,7 @@
 using namespace course;
 
 TEST_CASE("a job travels as JSON and back unchanged") {
-    const correctness_request request{{"A", "B"}, 7, 3.0, {"random", "ones"}, {1, 33}, {5}, {"31x33"}};
+    const correctness_request request{{"A", "B"}, 7, 3.0, {"random", "ones"}, {1, 33}, {5}, {"31x33"}, counters_request{65536, 1024, "64x64"}};
     const worker_job job = correctness_job_of(request, sandbox_mode::relaxed);
     const nlohmann::json wire = job;
     CHECK(wire.at("command") == "correctness");
@@ -68,4 +68,24 @@ TEST_CASE("a hello names the parts with their kernels") {
     REQUIRE(back.parts.size() == 1);
     CHECK(back.parts[0].kernel == "reduce_strided");
     CHECK(back.parts[0].elements_per_block == 256);
+}
+
+TEST_CASE("the emulator's counters travel by version") {
+    counters_event counted{"B", "n=65536", {}};
+    version_counters yours;
+    yours.version = "student";
+    yours.kernel = "reduce_sequential";
+    yours.shared_load_requests = 2048;
+    yours.shared_load_wavefronts = 2048;
+    yours.races = {"thread 0 writes sdata[3] at line 12, thread 3 reads it at line 14"};
+    counted.versions.push_back(yours);
+    const auto back = to_event(counted).get<counters_event>();
+    REQUIRE(back.versions.size() == 1);
+    CHECK(back.versions[0].shared_load_wavefronts == 2048);
+    CHECK(back.versions[0].races.size() == 1);
+    const worker_job job = nlohmann::json(correctness_job_of({{"A"}, 1, 3.0, {"random"}, {33}, {}, {},
+                                                               counters_request{65536, 1024, "64x64"}}))
+                               .get<worker_job>();
+    REQUIRE(job.correctness->counters);
+    CHECK(job.correctness->counters->n == 65536);
 }

@@ -2,7 +2,10 @@
 
 #include <CLI/CLI.hpp>
 
+#include <array>
 #include <cstdlib>
+#include <functional>
+#include <optional>
 #include <iostream>
 
 #include "course/cuda_check.hpp"
@@ -16,6 +19,7 @@
 #include "worker/timing.hpp"
 #else
 #include "emu/emu_stats.hpp"
+#include "worker/counters.hpp"
 #endif
 
 namespace course {
@@ -68,7 +72,26 @@ std::vector<const part*> select_parts(const lab_parts& parts, const std::vector<
     return out;
 }
 
-int run_correctness_phase(const std::vector<const part*>& parts, correctness_job job) {
+// The three versions of a part: naive baseline, reference, student.
+using versions_of_part = std::function<std::array<const part*, 3>(const part&)>;
+
+#if defined(COURSE_EMULATE)
+// After a part's cases: its versions counted in one traced run each. A kernel that faults
+// or hangs there has already failed its cases; its counters are left out.
+void emit_counters(const part& p, const versions_of_part& versions_of, const counters_request& request,
+                   std::uint64_t seed) {
+    const auto versions = versions_of(p);
+    if (!versions[0] || !versions[1]) return;
+    try {
+        events().emit(count_versions(versions.data(), request, seed));
+    } catch (const std::exception&) {
+        emu::reset_launch_stats();
+    }
+}
+#endif
+
+int run_correctness_phase(const std::vector<const part*>& parts, correctness_job job,
+                          const std::optional<counters_request>& counters, const versions_of_part& versions_of) {
     for (const part* p : parts) {
         job.target = p;
 #if defined(COURSE_EMULATE)
@@ -85,6 +108,12 @@ int run_correctness_phase(const std::vector<const part*>& parts, correctness_job
 #endif
         events().emit(verdict);
         if (s.sticky) return exit_sticky;
+#if defined(COURSE_EMULATE)
+        if (counters) emit_counters(*p, versions_of, *counters, job.seed);
+#else
+        (void)counters;
+        (void)versions_of;
+#endif
     }
     return exit_ok;
 }
@@ -202,8 +231,12 @@ int worker_main(int argc, char** argv, const lab_config& config) {
             run_profile(*job.profile, config, lab);
             return exit_ok;
         case worker_command::correctness:
-            return run_correctness_phase(select_parts(lab.student, job.correctness->parts),
-                                         correctness_job_from(*job.correctness));
+            return run_correctness_phase(
+                select_parts(lab.student, job.correctness->parts), correctness_job_from(*job.correctness),
+                job.correctness->counters, [&](const part& p) {
+                    return std::array<const part*, 3>{baseline_for(config, lab, p.id), find_part(lab.reference, p.id),
+                                                      &p};
+                });
         case worker_command::timing:
 #if defined(COURSE_EMULATE)
             events().emit(error_event{"the CPU emulator cannot time kernels", false});

@@ -1,0 +1,20 @@
+#pragma once
+// The CPU emulator's technique checks: what the counters of a traced run of the student's
+// kernel show, beside the lab's reference and naive baseline (grader/worker/counters.hpp).
+#include <vector>
+
+#include "core/policy.hpp"
+#include "core/result.hpp"
+
+namespace course {
+
+// races and initcheck from the hazards the emulator found in the student's version
+// (either fails: a race or a read of unwritten shared memory is a bug whatever the sum).
+std::vector<check_result> hazard_checks(const part_result& part);
+
+// One named check (no_divergence, no_shared_tree, bank_wavefronts) of the part's counters.
+// Skipped, with the reason, when the part has no counters (its kernel was not correct).
+check_result counters_check(const std::string& name, const part_result& part, const policy& pol,
+                            const lab_policy& lab);
+
+}  // namespace course
