@@ -163,15 +163,15 @@ void render_counters(std::string& out, const lab_result& r, const palette& p) {
             header = true;
         }
         out += fmt::format("  {:<2} {}\n", part.id, part.counters_problem);
-        out += p.dim(fmt::format("     {:<30} {:>9} {:>6} {:>9} {:>6} {:>9} {:>6} {:>8} {:>8} {:>8}\n", "version",
+        out += p.dim(fmt::format("     {:<36} {:>9} {:>6} {:>9} {:>6} {:>9} {:>6} {:>8} {:>8} {:>8}\n", "version",
                                  "shared ld", "wf/req", "shared st", "wf/req", "global ld", "sec/req", "partial",
                                  "barriers", "shuffles"));
         for (const auto& v : part.counters) {
             const std::string who = (v.version == "student" ? std::string("yours") : v.version) + ": " + v.kernel;
             const std::uint64_t requests =
                 v.shared_load_requests + v.shared_store_requests + v.global_load_requests + v.global_store_requests;
-            out += fmt::format("     {:<30} {:>9} {:>6.2f} {:>9} {:>6.2f} {:>9} {:>6.2f} {:>7.0f}% {:>8} {:>8}\n",
-                               who.substr(0, 30), v.shared_load_requests,
+            out += fmt::format("     {:<36} {:>9} {:>6.2f} {:>9} {:>6.2f} {:>9} {:>6.2f} {:>7.0f}% {:>8} {:>8}\n",
+                               who.substr(0, 36), v.shared_load_requests,
                                per(v.shared_load_wavefronts, v.shared_load_requests), v.shared_store_requests,
                                per(v.shared_store_wavefronts, v.shared_store_requests), v.global_load_requests,
                                per(v.global_load_sectors, v.global_load_requests),

@@ -45,10 +45,11 @@ void race_checks(const session& s, std::map<std::string, part_result>& results) 
 
 // The emulator's checks of each part, from its counters: hazards, and the policy's
 // emulated_checks with the lab's bank_wavefronts.
-void emulated_checks(const session& s, const std::string& id, std::vector<check_result>& checks,
+void emulated_checks(const session& s, const part_info& p, std::vector<check_result>& checks,
                      const part_result& result) {
     const lab_policy& lp = s.lab();
-    for (auto& c : hazard_checks(result)) checks.push_back(c);
+    const std::string& id = p.id;
+    for (auto& c : hazard_checks(result, p.kernel)) checks.push_back(c);
     std::vector<std::string> names;
     if (listed(lp.checks, "bank_wavefronts")) names.push_back("bank_wavefronts");
     if (const auto it = lp.emulated_checks.find(id); it != lp.emulated_checks.end())
@@ -72,7 +73,7 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
                                      : check_emulated_shuffles(p.kernel, results[p.id].correctness));
         }
         if (!s.gpu()) {
-            emulated_checks(s, p.id, checks, results[p.id]);
+            emulated_checks(s, p, checks, results[p.id]);
         } else if (wanted("bank_wavefronts") || s.opt.profile) {
             s.say("Nsight Compute counters: part " + p.id);
             checks.push_back(check_bank_wavefronts(s.worker, p.id, s.seed, lp.max_wavefronts_per_request,

@@ -68,6 +68,11 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 records[rec.part].push_back(rec);
             } else if (is_event<counters_event>(ev)) {
                 auto counted = ev.get<counters_event>();
+                // Hazards name their places as code addresses, like faults: make them lines.
+                for (auto& v : counted.versions)
+                    for (auto* found : {&v.races, &v.uninitialized})
+                        for (auto& message : *found)
+                            message = place_code(message, [&](const std::string& hex) { return lab_file_line(s, hex); });
                 results[counted.part].counters = std::move(counted.versions);
                 results[counted.part].counters_problem = counted.problem;
             } else if (is_event<part_correctness_event>(ev)) {

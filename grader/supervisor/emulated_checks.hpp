@@ -10,7 +10,7 @@ namespace course {
 
 // races and initcheck from the hazards the emulator found in the student's version
 // (either fails: a race or a read of unwritten shared memory is a bug whatever the sum).
-std::vector<check_result> hazard_checks(const part_result& part);
+std::vector<check_result> hazard_checks(const part_result& part, const std::string& kernel);
 
 // One named check (no_divergence, no_shared_tree, bank_wavefronts) of the part's counters.
 // Skipped, with the reason, when the part has no counters (its kernel was not correct).

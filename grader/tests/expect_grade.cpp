@@ -10,6 +10,7 @@
 #include <iostream>
 #include <set>
 #include <sstream>
+#include <vector>
 
 #include "core/protocol.hpp"
 #include "supervisor/worker_process.hpp"
@@ -32,7 +33,8 @@ bool fail(const std::string& why) {
 
 int main(int argc, char** argv) {
     CLI::App app{"Checks the grader's verdict on one lab."};
-    std::string grader, worker_dir, lab, backend = "gpu", expect = "pass", out, policy, status, message;
+    std::string grader, worker_dir, lab, backend = "gpu", expect = "pass", out, policy, status;
+    std::vector<std::string> messages;
     std::vector<std::string> env, extra, checks, part_status;
     app.add_option("--grader", grader)->required();
     app.add_option("--worker-dir", worker_dir)->required();
@@ -41,7 +43,8 @@ int main(int argc, char** argv) {
     app.add_option("--expect", expect, "pass, fail, or any (only the checks below)")
         ->check(CLI::IsMember({"pass", "fail", "any"}));
     app.add_option("--expect-status", status, "Correctness status every part must have");
-    app.add_option("--expect-message", message, "Text a failure of some part (its correctness or a failed check) must contain");
+    app.add_option("--expect-message", messages,
+                   "Text a failure of some part (its correctness or a failed check) must contain (repeatable)");
     app.add_option("--policy", policy);
     app.add_option("--env", env, "KEY=VALUE for the grader's environment");
     app.add_option("--extra", extra, "More arguments for the grader (e.g. --sanitize)");
@@ -136,8 +139,9 @@ int main(int argc, char** argv) {
                     if (c["name"] == name) got = c["status"];
         if (got != want) ok = fail("part " + part + " check " + name + " is " + got + ", wanted " + want);
     }
-    if (!message.empty() && all_failures.find(message) == std::string::npos)
-        ok = fail("no failure mentions \"" + message + "\"; they were:\n" + all_failures);
+    for (const auto& message : messages)
+        if (all_failures.find(message) == std::string::npos)
+            ok = fail("no failure mentions \"" + message + "\"; they were:\n" + all_failures);
     // Every report is written whole, whatever the kernel did.
     const auto gs = nlohmann::json::parse(slurp(gradescope), nullptr, false);
     if (gs.is_discarded() || !gs.contains("score") || !gs["tests"].is_array())
