@@ -8,8 +8,9 @@ input Nsight Compute profiles on a GPU (the worker's `profile` job: 2^22 floats,
 records, a 2048x2048 matrix). With --ncu, it runs each version once under ncu on the GPU
 worker and reads the same quantities:
 
-    shared wavefronts per request  l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum
-                                   / smsp__inst_executed_op_shared_{ld,st}.sum
+    shared wavefronts per conflict-free wavefront
+                                   l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum /
+                                   (that - l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_{ld,st}.sum)
     global sectors per request     l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum
                                    / l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum
 
@@ -35,17 +36,34 @@ import labs_manifest  # noqa: E402
 
 # What the GPU worker's profile job runs (grader/worker/worker_main.cpp, run_profile).
 PROFILE_SIZE = {"n": 1 << 22, "records": 1 << 18, "shape": "2048x2048"}
+# Shared memory: ncu's instruction count includes instructions every lane of which was
+# predicated off (a tree step's `if (tid < s)` compiled without a branch), which move no
+# data and which the emulator, seeing only accesses, cannot count. So the comparison is on
+# wavefronts per conflict-free wavefront, wavefronts / (wavefronts - bank conflicts), which
+# no such instruction changes; for the 4-byte accesses of every course kernel that is the
+# emulator's wavefronts per request. The per-instruction figure is kept beside it.
 QUANTITIES = [  # (key, emulator numerator, emulator denominator, ncu numerator, ncu denominator)
     ("shared_ld", "shared_load_wavefronts", "shared_load_requests",
-     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed_op_shared_ld.sum"),
+     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"),
     ("shared_st", "shared_store_wavefronts", "shared_store_requests",
-     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "smsp__inst_executed_op_shared_st.sum"),
+     "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"),
     ("global_ld", "global_load_sectors", "global_load_requests",
      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum"),
     ("global_st", "global_store_sectors", "global_store_requests",
      "l1tex__t_sectors_pipe_lsu_mem_global_op_st.sum", "l1tex__t_requests_pipe_lsu_mem_global_op_st.sum"),
 ]
+PER_INSTRUCTION = ["smsp__inst_executed_op_shared_ld.sum", "smsp__inst_executed_op_shared_st.sum"]
 TOLERANCE = 0.10
+
+
+def ncu_ratio(key, sums, num, den):
+    """ncu's figure for `key` from the summed metrics."""
+    if not sums:
+        return None
+    if key.startswith("shared"):
+        wavefronts, conflicts = sums.get(num, 0.0), sums.get(den, 0.0)
+        return ratio(wavefronts, wavefronts - conflicts)
+    return ratio(sums.get(num, 0), sums.get(den, 0))
 
 
 def ratio(a, b):
@@ -66,7 +84,7 @@ def emulated_counters(build, lab, worker_dir, policy):
 
 def ncu_metrics(worker, part, version):
     """{metric: sum over the launches} of one profiled run, or None."""
-    metrics = ",".join(m for q in QUANTITIES for m in q[3:])
+    metrics = ",".join([m for q in QUANTITIES for m in q[3:]] + PER_INSTRUCTION)
     job = {"command": "profile", "sandbox": "relaxed", "correctness": None, "timing": None,
            "profile": {"part": part, "version": version, "seed": 1}}
     ncu = shutil.which("ncu") or "/usr/local/cuda/bin/ncu"
@@ -117,7 +135,11 @@ def collect(build, use_ncu):
                         if use_ncu and gpu.exists():
                             sums = ncu_metrics(gpu, part, v["version"])
                             for key, _, _, num, den in QUANTITIES:
-                                row["ncu"][key] = ratio(sums.get(num, 0), sums.get(den, 0)) if sums else None
+                                row["ncu"][key] = ncu_ratio(key, sums, num, den)
+                            if sums:
+                                row["ncu_per_instruction"] = {
+                                    "shared_ld": ratio(sums.get(QUANTITIES[0][3], 0), sums.get(PER_INSTRUCTION[0], 0)),
+                                    "shared_st": ratio(sums.get(QUANTITIES[1][3], 0), sums.get(PER_INSTRUCTION[1], 0))}
                         rows.append(row)
                         print(f"{lab} {part} {row['origin']:11} {row['kernel']:28} {row['emulator']} {row['ncu']}",
                               flush=True)
