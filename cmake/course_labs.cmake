@@ -279,14 +279,15 @@ function(course_add_labs)
   course_write_batch_recipe()
 endfunction()
 
-# course_add_test_submission(NAME <name> LAB <lab> [ATTACK])
+# course_add_test_submission(NAME <name> LAB <lab> [ATTACK] [FILE <course file>])
 # A test submission: a student file under grader/tests/submissions/<name>/<folder>/,
-# graded by the grader's robustness and batch tests. Its workers land in testsub/<name>.
+# graded by the grader's robustness and batch tests (FILE: a course file instead, handed in as it
+# is). Its workers land in testsub/<name>.
 # With ATTACK, an adversarial one under grader/tests/attacks/<name>/<folder>/: its objects
 # and its worker `attack_<name>_<backend>` (in attacks/<name>/) are built only when a test
 # asks, since most of them must be refused by the guard.
 function(course_add_test_submission)
-  cmake_parse_arguments(ARG "ATTACK" "NAME;LAB" "" ${ARGN})
+  cmake_parse_arguments(ARG "ATTACK" "NAME;LAB;FILE" "" ${ARGN})
   course_require_args(course_add_test_submission NAME LAB)
   set(name ${ARG_NAME})
   set(lab ${ARG_LAB})
@@ -297,6 +298,9 @@ function(course_add_test_submission)
     set(dir ${CMAKE_BINARY_DIR}/attacks/${name})
   else()
     set(file ${CMAKE_CURRENT_SOURCE_DIR}/submissions/${name}/${folder}/kernels.cu)
+    if(ARG_FILE)  # a course file handed in as it is (lab 5's unpadded baseline)
+      set(file ${ARG_FILE})
+    endif()
     string(REPLACE "_" "" tag "sub${name}")
     set(dir ${CMAKE_BINARY_DIR}/testsub/${name})
   endif()
