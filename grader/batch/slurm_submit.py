@@ -34,7 +34,7 @@ def add_options(p):
     g.add_argument("--throttle", type=int, help="at most K array tasks at once (--array=...%%K)")
     g.add_argument("--tasks", type=int, help="array tasks (default: one per ~8 submissions)")
     g.add_argument("--sbatch-arg", action="append", default=[], metavar="ARG",
-                   help="passed to sbatch for the array as it is (repeat it: --sbatch-arg=--qos=long)")
+                   help="passed to sbatch for the array as it is (repeat it: --sbatch-arg=--qos=long, with the =)")
     g.add_argument("--wait", action="store_true", help="wait for the array, then merge and plot here")
     g.add_argument("--dry-run", action="store_true", help="print the job scripts; build and submit nothing")
 
