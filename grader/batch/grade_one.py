@@ -11,6 +11,7 @@ import json
 import os
 import queue
 import shutil
+import signal
 import subprocess
 import threading
 import time
@@ -33,6 +34,8 @@ class SubmissionGrader:
         self.grade_timeout, self.compile_timeout = grade_timeout, compile_timeout
         self.recipe, self.progress, self.on_row = recipe, progress, on_row
         self.lock = threading.Lock()
+        # Set by a Slurm task when Slurm ends it (slurm_task.py); None in a local batch.
+        self.stopping = None
         self.stats = {"build_s": 0.0, "builds": 0, "graded": 0, "grade_start": None, "grade_end": None}
 
     @property
@@ -133,6 +136,8 @@ class SubmissionGrader:
             proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                   timeout=self.grade_timeout)
             out, code = proc.stdout.decode("utf-8", "replace"), proc.returncode
+            if self.stopped_from_outside(code):
+                return  # unfinished, no row: a rerun grades it, the merge says why it was not
         except subprocess.TimeoutExpired:
             self.record(sub, gradebook.row(sub.name, sub.student_id, "timeout",
                                            message=f"grading ran longer than {self.grade_timeout:.0f} s"))
@@ -148,12 +153,23 @@ class SubmissionGrader:
         extra = {"grader.log": out} if rep.get("infrastructure_error") else None
         self.record(sub, gradebook.row_from_report(sub.name, sub.student_id, rep), extra)
 
+    def stopped_from_outside(self, code):
+        """Whether the grader was ended because Slurm is ending the task (a time limit,
+        scancel, preemption): Slurm signals every process of the task, the grader maybe
+        before this one, so a grader killed by SIGTERM or SIGKILL waits a moment for the
+        task's own SIGTERM before it counts as a crash."""
+        if self.stopping is None or code not in (-signal.SIGTERM, -signal.SIGKILL):
+            return False
+        return self.stopping.wait(5)
+
     def grader_loop(self, work, gpu, gpu_lock):
         """Grades (sub, built) items from the queue `work` until it hands out None."""
         while True:
             item = work.get()
             if item is None:
                 return
+            if self.stopping is not None and self.stopping.is_set():
+                continue  # Slurm is ending the task: start nothing more
             with self.lock:
                 self.stats["grade_start"] = self.stats["grade_start"] or time.time()
             try:

@@ -47,6 +47,8 @@ def check_options(args):
                            ("--dry-run", args.dry_run)) if v]
     if used and not args.slurm:
         return f"{', '.join(used)}: Slurm options, to be used with --slurm"
+    if args.slurm and getattr(args, "gpus", None):
+        return "--gpus picks this machine's GPUs; with --slurm, Slurm gives each task its own (--gpus-per-task)"
     if args.gpus_per_task is not None and args.gpus_per_task < 0:
         return "--gpus-per-task must be 0 or more"
     if args.emulate and args.gpus_per_task:
@@ -172,13 +174,19 @@ def submit(run_dir, lab, args, env=None, quiet=False):
         f.write(array_script(run_dir, lab, sizes, args))
     with open(merge_path, "w") as f:
         f.write(merge_script(run_dir, lab, args))
+    merge_by_hand = f"{shlex.quote(sys.executable)} {shlex.quote(os.path.join(HERE, 'merge.py'))} {shlex.quote(run_dir)}"
     try:
         array_id = sbatch(sbatch_commands(args, array_path, merge_path)[0], env)
-        shard.write_json(os.path.join(run_dir, "jobs.json"), {"array": array_id, "merge": None})
+    except (OSError, RuntimeError) as e:
+        print(f"grade batch: {e}", file=sys.stderr)
+        return 2
+    shard.write_json(os.path.join(run_dir, "jobs.json"), {"array": array_id, "merge": None})
+    try:
         merge_cmd = sbatch_commands(args, array_path, merge_path, array_id)[1]
         merge_id = sbatch(merge_cmd, env) if merge_cmd else None
     except (OSError, RuntimeError) as e:
-        print(f"grade batch: {e}", file=sys.stderr)
+        print(f"grade batch: array job {array_id} was submitted, but its merge job was not: {e}\n"
+              f"  when the array has ended, merge with: {merge_by_hand}", file=sys.stderr)
         return 2
     shard.write_json(os.path.join(run_dir, "jobs.json"), {"array": array_id, "merge": merge_id})
     print(f"submitted array job {array_id}: {sum(sizes)} submission(s) in {len(sizes)} task(s); run folder {run_dir}",
@@ -187,6 +195,11 @@ def submit(run_dir, lab, args, env=None, quiet=False):
         print(f"merge job {merge_id} writes the gradebook when every task has ended (squeue -j {array_id},{merge_id}); "
               f"its log: {run_dir}/merge.out")
         return 0
-    while active(array_id, env):
-        time.sleep(POLL_SECONDS)
+    try:
+        while active(array_id, env):
+            time.sleep(POLL_SECONDS)
+    except KeyboardInterrupt:
+        print(f"\ngrade batch: stopped waiting; array job {array_id} goes on (scancel {array_id} stops it).\n"
+              f"  When it has ended, merge with: {merge_by_hand}", file=sys.stderr)
+        return 130
     return merge.merge(run_dir, env, quiet)

@@ -9,9 +9,11 @@ The job script written by slurm_submit.py runs it; it is not meant to be run by 
 except to grade a shard again while debugging.
 """
 import os
+import signal
 import socket
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -65,6 +67,10 @@ def main(argv=None):
     grader = grade_one.SubmissionGrader(out, manifest["lab"], manifest["grader"], manifest["backend"],
                                         manifest.get("policy"), manifest["grade_timeout"],
                                         progress=Progress(len(todo)))
+    # Slurm ends a task with SIGTERM (then SIGKILL): what is being graded then is
+    # unfinished, not crashed; it gets no row.json and the merge asks Slurm why.
+    grader.stopping = threading.Event()
+    signal.signal(signal.SIGTERM, lambda *_: grader.stopping.set())
     work, threads = grader.start_graders(task_slots(manifest["backend"], manifest["graders_per_gpu"], task_id))
     for e in todo:
         sub = intake.Submission(e["name"], "", "built", e["student_id"])
@@ -72,8 +78,9 @@ def main(argv=None):
     grade_one.finish_graders(work, threads)
     shard.write_json(os.path.join(run_dir, f"task-{index}.json"),
                      {"task": task_id, "host": socket.gethostname(), "start": start, "end": time.time(),
-                      "graded": len(todo), "threads": len(threads)})
-    return 0
+                      "graded": grader.stats["graded"], "threads": len(threads),
+                      "stopped_by_slurm": grader.stopping.is_set()})
+    return 128 + signal.SIGTERM if grader.stopping.is_set() else 0
 
 
 if __name__ == "__main__":
