@@ -3,7 +3,8 @@ slurm-wlm and munge; slurm_cluster.py) on the CPU emulator:
 
 - a generated class of 32 lab 1 submissions, 4 of them broken (a compile error, a hang,
   a fault, a corrupt archive), graded locally and through a job array with --wait: the
-  two gradebooks agree row by row (status, score, maximum);
+  two gradebooks agree row by row (status, score, maximum), --graders-per-gpu 2 changing
+  nothing on the emulator;
 - an array task cancelled while it grades costs only its unfinished submissions, which
   get Slurm's status in the gradebook and no result; the same command run again grades
   only those (and merges in the dependent merge job).
@@ -91,7 +92,8 @@ class SlurmMatchesLocal(unittest.TestCase):
         cls.local_run = tb.run_batch(cls.subs, cls.local)
         cls.local_s = time.time() - t
         t = time.time()
-        cls.slurm_run = tb.run_batch(cls.subs, cls.slurm, "--slurm", "--wait")
+        # --graders-per-gpu is accepted and changes nothing on the emulator (no GPU lock).
+        cls.slurm_run = tb.run_batch(cls.subs, cls.slurm, "--slurm", "--wait", "--graders-per-gpu", "2")
         cls.slurm_s = time.time() - t
         print(f"local batch {cls.local_s:.1f} s, through Slurm {cls.slurm_s:.1f} s")
         print(cls.slurm_run.stdout.decode()[-3000:])
