@@ -135,6 +135,7 @@ class CancelledTask(unittest.TestCase):
 
     def test_cancelled_task_costs_only_its_unfinished_submissions(self):
         tmp = tempfile.mkdtemp(prefix="batch-slurm-cancel-")
+        self.addCleanup(shutil.rmtree, tmp, True)
         subs, out = os.path.join(tmp, "submissions"), os.path.join(tmp, "results")
         for name in ("a_correct", "c_correct", "d_correct", "e_correct", "f_correct"):
             tb.write(os.path.join(subs, name, "kernels.cu"), tb.SOLUTION)
@@ -176,7 +177,6 @@ class CancelledTask(unittest.TestCase):
                          {n: "graded" for n in ("a_correct", "c_correct", "d_correct", "e_correct", "f_correct")})
         with open(os.path.join(run2, "merge.out")) as f:
             self.assertIn("gradebook:", f.read())
-        shutil.rmtree(tmp, ignore_errors=True)
 
 
 def main():
