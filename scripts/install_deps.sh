@@ -3,6 +3,8 @@
 # apt-get skips what is already there.
 #
 #   scripts/install_deps.sh            # build tools, test and report libraries, matplotlib
+#   scripts/install_deps.sh --instructor   # and Slurm + munge, for the batch's Slurm test
+#                                          # (docs/instructor-guide.md; students need neither)
 #
 # The CUDA Toolkit (nvcc) is not a Debian package we can rely on, so this script
 # only checks for it and explains how to get it.
@@ -19,6 +21,20 @@ packages=(
   python3 python3-matplotlib   # plots
   zip unzip              # Gradescope package, batch archives
 )
+
+instructor=0
+for arg in "$@"; do
+  case "$arg" in
+    --instructor) instructor=1 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    *) echo "install_deps: unknown option '$arg' (--instructor is the only one)" >&2; exit 2 ;;
+  esac
+done
+if [ "$instructor" = 1 ]; then
+  # A single-node Slurm cluster for grader/batch/tests/test_slurm.py, which starts and
+  # stops its own daemons; the packages' services are not needed.
+  packages+=(slurm-wlm munge)
+fi
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then

@@ -14,7 +14,12 @@ import sys
 
 from plot_style import PALETTE, plt, save
 
-STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission")
+STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission", "slurm")
+
+
+def group(status):
+    """A status's bar: every slurm_* status (a Slurm task ended before grading) is one."""
+    return "slurm" if status.startswith("slurm_") else status
 
 
 def headline(r):
@@ -35,10 +40,10 @@ def extract(rows):
         if t is not None:
             targets.append(t)
     return {
-        "counts": {s: sum(r["status"] == s for r in rows) for s in STATUSES},
+        "counts": {s: sum(group(r["status"]) == s for r in rows) for s in STATUSES},
         "speedups": speeds,
         "target": statistics.median(targets) if targets else None,
-        "scores": {s: [r["score"] for r in rows if r["status"] == s] for s in STATUSES},
+        "scores": {s: [r["score"] for r in rows if group(r["status"]) == s] for s in STATUSES},
     }
 
 

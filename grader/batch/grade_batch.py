@@ -10,49 +10,24 @@ See docs/instructor-guide.md.
 import argparse
 import json
 import os
-import queue
 import shutil
 import subprocess
 import sys
-import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import grader_command  # noqa: E402
+import grade_one  # noqa: E402
 import gradebook  # noqa: E402
 import intake  # noqa: E402
+import merge  # noqa: E402
+import shard  # noqa: E402
+import slurm_submit  # noqa: E402
 from build_recipe import Recipe, RecipeError  # noqa: E402
+from progress import Progress  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-class Progress:
-    """A bar with an ETA on a terminal; one log line per submission otherwise."""
-
-    def __init__(self, total, quiet=False):
-        self.total, self.done, self.start = total, 0, time.time()
-        self.tty = sys.stderr.isatty() and not quiet
-        self.quiet = quiet
-        self.lock = threading.Lock()
-
-    def finished(self, r):
-        with self.lock:
-            self.done += 1
-            if self.tty:
-                elapsed = time.time() - self.start
-                eta = elapsed / self.done * (self.total - self.done)
-                width = 30
-                filled = int(width * self.done / max(1, self.total))
-                sys.stderr.write(f"\r[{'=' * filled}{' ' * (width - filled)}] {self.done}/{self.total} "
-                                 f"ETA {int(eta // 60)}m{int(eta % 60):02d}s  {r['submission'][:30]:<30}")
-                if self.done == self.total:
-                    sys.stderr.write("\n")
-                sys.stderr.flush()
-            elif not self.quiet:
-                print(f"[batch] {self.done}/{self.total} {r['submission']}: {r['status']} "
-                      f"{r['score']}/{r['max_score']}", file=sys.stderr, flush=True)
 
 
 def gpu_ids(spec):
@@ -66,6 +41,34 @@ def gpu_ids(spec):
             return []
         return [str(i) for i, line in enumerate(l for l in out.splitlines() if l.startswith("GPU "))]
     return [g.strip() for g in spec.split(",") if g.strip()]
+
+
+def grader_has_option(grader, option):
+    try:
+        out = subprocess.run([grader, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60).stdout
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return option.encode() in out
+
+
+def grade_on_slurm(args, grader, todo, subs, dups, folder, scratch_root, t0):
+    """Intake and builds here, on all cores (the build tree and the course's objects are
+    here, and building is CPU work the GPU nodes need not do), into RESULTS/.scratch on
+    the shared filesystem; then one Slurm array grades what was built."""
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        built = list(pool.map(lambda s: (s, grader.prepare(s, folder, scratch_root, dups.get(s.name))), todo))
+    built = [{"name": s.name, "student_id": s.student_id, "built": grade_one.built_to_json(b)} for s, b in built if b]
+    run_dir = shard.new_run_dir(args.out)
+    manifest = {"lab": args.lab, "backend": grader.backend, "grader": grader.grader, "policy": grader.policy,
+                "grade_timeout": args.grade_timeout, "out": os.path.abspath(args.out),
+                "graders_per_gpu": args.graders_per_gpu, "started": t0, "todo": len(todo),
+                "builds": {"count": grader.stats["builds"], "seconds": grader.stats["build_s"]},
+                "class": [{"name": s.name, "student_id": s.student_id} for s in subs]}
+    shards = shard.split(built, args.tasks or shard.default_tasks(len(built))) if built else []
+    shard.write_run(run_dir, manifest, shards)
+    if not shards:  # nothing built: every row is already here
+        return merge.merge(run_dir, quiet=args.quiet)
+    return slurm_submit.submit(run_dir, args.lab, args, quiet=args.quiet)
 
 
 def main(argv=None):
@@ -82,8 +85,17 @@ def main(argv=None):
     p.add_argument("--build-dir", default=os.environ.get("COURSE_BUILD_DIR", os.path.join(ROOT, "build")))
     p.add_argument("--compile-timeout", type=float, default=300)
     p.add_argument("--grade-timeout", type=float, default=1800)
+    p.add_argument("--graders-per-gpu", type=int, default=1, metavar="K",
+                   help="grade K submissions at once per GPU, timing still one at a time (grader --gpu-lock)")
     p.add_argument("--quiet", action="store_true")
+    slurm_submit.add_options(p)
     args = p.parse_args(argv)
+    problem = slurm_submit.check_options(args)
+    if args.graders_per_gpu < 1:
+        problem = "--graders-per-gpu must be 1 or more"
+    if problem:
+        print(f"grade batch: {problem}", file=sys.stderr)
+        return 2
 
     try:
         recipe = Recipe(args.build_dir)
@@ -106,21 +118,21 @@ def main(argv=None):
         print(f"grade batch: policy file {args.policy} does not exist", file=sys.stderr)
         return 2
 
-    gpus = [] if args.emulate else gpu_ids(args.gpus if args.gpus else "all")
-    if args.gpus and args.gpus != "all" and not gpus:
-        print(f"grade batch: no GPUs in '{args.gpus}'", file=sys.stderr)
-        return 2
-    backend = "gpu" if gpus and recipe.has(args.lab, "gpu") else "emulated"
-    if backend == "emulated" and not args.emulate:
-        print("grade batch: no GPU: grading correctness only, on the CPU emulator", file=sys.stderr)
-
-    # Make sure the course's objects are built (a no-op when they are).
-    build = subprocess.run(["cmake", "--build", args.build_dir, "--target", "batch_templates", "grader",
-                            "-j", str(args.jobs)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if build.returncode != 0:
-        print("grade batch: building the course failed:\n" + build.stdout.decode()[-3000:], file=sys.stderr)
-        return 2
-
+    if args.slurm:
+        # The GPUs are the cluster's, not this node's: the GPU grader must have been built.
+        gpus, backend = [], "emulated" if args.emulate else "gpu"
+        if backend == "gpu" and not recipe.has(args.lab, "gpu"):
+            print(f"grade batch: the course build in {args.build_dir} has no GPU grader for {args.lab} (no nvcc when "
+                  "it was configured): build it where nvcc is, or grade with --emulate", file=sys.stderr)
+            return 2
+    else:
+        gpus = [] if args.emulate else gpu_ids(args.gpus if args.gpus else "all")
+        if args.gpus and args.gpus != "all" and not gpus:
+            print(f"grade batch: no GPUs in '{args.gpus}'", file=sys.stderr)
+            return 2
+        backend = "gpu" if gpus and recipe.has(args.lab, "gpu") else "emulated"
+        if backend == "emulated" and not args.emulate:
+            print("grade batch: no GPU: grading correctness only, on the CPU emulator", file=sys.stderr)
     subs = intake.discover(args.submissions)
     dups = intake.duplicates(subs)
     rows = {}
@@ -132,149 +144,51 @@ def main(argv=None):
                 rows[s.name] = json.load(f)
         else:
             todo.append(s)
+    if args.dry_run:
+        return slurm_submit.dry_run(args.out, args.lab, len(todo), args)
+
+    # Make sure the course's objects are built (a no-op when they are).
+    build = subprocess.run(["cmake", "--build", args.build_dir, "--target", "batch_templates", "grader",
+                            "-j", str(args.jobs)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if build.returncode != 0:
+        print("grade batch: building the course failed:\n" + build.stdout.decode()[-3000:], file=sys.stderr)
+        return 2
+    if backend == "gpu" and args.graders_per_gpu > 1 and not grader_has_option(recipe.grader, "--gpu-lock"):
+        print(f"grade batch: --graders-per-gpu {args.graders_per_gpu} needs a grader with --gpu-lock, which "
+              f"{recipe.grader} has not", file=sys.stderr)
+        return 2
+
     skipped = len(subs) - len(todo)
     if skipped and not args.quiet:
         print(f"grade batch: {skipped} submission(s) already graded (use --force to grade them again)",
               file=sys.stderr)
 
-    progress = Progress(len(todo), args.quiet)
-    lock = threading.Lock()
+    def on_row(r):  # the gradebook is rewritten after every submission: nothing finished is lost
+        rows[r["submission"]] = r
+        gradebook.write(args.out, rows.values())
 
-    def record(sub, r, extra=None):
-        d = os.path.join(args.out, sub.name)
-        os.makedirs(d, exist_ok=True)
-        extra = dict(extra or {})
-        if not os.path.exists(os.path.join(d, "report.json")):
-            # Never graded: its report is the reason, in every format the graded ones have.
-            extra["report.txt"] = f"{sub.name}: {r['status']}\n{r['message']}\n"
-            extra["results.json"] = json.dumps(gradebook.never_graded_results(r), indent=2) + "\n"
-        for name, text in extra.items():
-            with open(os.path.join(d, name), "w") as f:
-                f.write(text)
-        tmp = os.path.join(d, ".row.json.tmp")
-        with open(tmp, "w") as f:
-            json.dump(r, f, indent=2)
-        os.replace(tmp, os.path.join(d, "row.json"))  # written last: the submission is done
-        with lock:
-            rows[sub.name] = r
-            gradebook.write(args.out, rows.values())
-        progress.finished(r)
-
+    grader = grade_one.SubmissionGrader(args.out, args.lab, recipe.grader, backend, args.policy, args.grade_timeout,
+                                        recipe, args.compile_timeout, Progress(len(todo), args.quiet), on_row)
     scratch_root = os.path.join(args.out, ".scratch")
-    grade_queue = queue.Queue()
-    stats = {"build_s": 0.0, "builds": 0, "graded": 0, "grade_start": None, "grade_end": None}
+    t0 = time.time()
+    if args.slurm:
+        return grade_on_slurm(args, grader, todo, subs, dups, folder, scratch_root, t0)
+
+    # One grading thread per GPU (performance is never measured by two workers on one GPU),
+    # or --graders-per-gpu of them sharing its lock; emulated grading uses every core.
+    slots = (grade_one.gpu_slots(gpus, args.graders_per_gpu, os.path.join(args.out, ".locks"))
+             if backend == "gpu" else [(None, None)] * max(1, args.jobs))
+    work, threads = grader.start_graders(slots)
 
     def prepare(sub):
-        """Intake and build; hands buildable submissions to the grading queue."""
-        shutil.rmtree(os.path.join(args.out, sub.name), ignore_errors=True)  # --force: start clean
-        try:
-            if sub.name in dups:
-                raise intake.InvalidSubmission(
-                    f"duplicate submission for student '{sub.student_id}' (also {dups[sub.name]}): only one is graded")
-            inner, data = intake.student_file(sub, folder)
-        except intake.InvalidSubmission as e:
-            record(sub, gradebook.row(sub.name, sub.student_id, "invalid_submission", message=str(e)))
-            return
-        scratch = os.path.join(scratch_root, sub.name)
-        shutil.rmtree(scratch, ignore_errors=True)
-        os.makedirs(os.path.join(scratch, folder))
-        source = os.path.join(scratch, folder, "kernels.cu")
-        with open(source, "wb") as f:
-            f.write(data)
-        try:
-            t_build = time.time()
-            built = recipe.build(args.lab, backend, source, scratch, args.compile_timeout)
-            with lock:
-                stats["build_s"] += time.time() - t_build
-                stats["builds"] += 1
-        except RecipeError as e:
-            record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"infrastructure: {e}"))
-            return
-        if not built.ok:
-            status = "timeout" if built.timed_out else "rejected" if built.rejected else "compile_error"
-            msg = ("the build ran too long" if built.timed_out else
-                   f"{inner} was refused before compiling" if built.rejected else f"{inner} does not compile")
-            tail = "\n".join(built.log.strip().splitlines()[-12:])
-            report_build_failure(sub, built, scratch)
-            record(sub, gradebook.row(sub.name, sub.student_id, status, message=f"{msg}: {tail}"),
-                   {"build.log": built.log})
-            return
-        grade_queue.put((sub, built))
+        built = grader.prepare(sub, folder, scratch_root, dups.get(sub.name))
+        if built:
+            work.put((sub, built))
 
-    def report_build_failure(sub, built, scratch):
-        """The grader's reports of a build that failed (it runs nothing); without them,
-        record() writes the reason in their place."""
-        d = os.path.join(args.out, sub.name)
-        os.makedirs(d, exist_ok=True)
-        failure = os.path.join(scratch, "build_failure.json")
-        grader_command.write_build_failure(failure, built)
-        cmd = grader_command.command(recipe.grader, args.lab, built, backend == "emulated", args.policy, failure,
-                                     os.path.join(d, "report.json"), os.path.join(d, "results.json"),
-                                     os.path.join(d, "report.txt"))
-        try:
-            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=args.grade_timeout)
-        except subprocess.TimeoutExpired:
-            pass
-
-    def grade(sub, built, gpu):
-        d = os.path.join(args.out, sub.name)
-        os.makedirs(d, exist_ok=True)
-        report = os.path.join(d, "report.json")
-        cmd = grader_command.command(recipe.grader, args.lab, built, backend == "emulated", args.policy,
-                                     json_out=report, gradescope=os.path.join(d, "results.json"),
-                                     text=os.path.join(d, "report.txt"))
-        env = dict(os.environ)
-        if gpu is not None:
-            env["CUDA_VISIBLE_DEVICES"] = gpu
-        try:
-            # Its output is kept for the record, never read: report.json is the verdict.
-            proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  timeout=args.grade_timeout)
-            out, code = proc.stdout.decode("utf-8", "replace"), proc.returncode
-        except subprocess.TimeoutExpired:
-            record(sub, gradebook.row(sub.name, sub.student_id, "timeout",
-                                      message=f"grading ran longer than {args.grade_timeout:.0f} s"))
-            return
-        try:
-            with open(report) as f:
-                rep = json.load(f)
-        except (OSError, ValueError):
-            record(sub, gradebook.row(sub.name, sub.student_id, "crashed",
-                                      message=f"the grader exited with {code} and no report: {out[-400:]}"),
-                   {"grader.log": out})
-            return
-        extra = {"grader.log": out} if rep.get("infrastructure_error") else None
-        record(sub, gradebook.row_from_report(sub.name, sub.student_id, rep), extra)
-
-    def grader_loop(gpu):
-        while True:
-            item = grade_queue.get()
-            if item is None:
-                return
-            with lock:
-                stats["grade_start"] = stats["grade_start"] or time.time()
-            try:
-                grade(*item, gpu)
-                with lock:
-                    stats["graded"] += 1
-                    stats["grade_end"] = time.time()
-            except Exception as e:  # a bug here must not lose the other submissions
-                sub = item[0]
-                record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"batch error: {e}"))
-
-    # One grading thread per GPU (performance is never measured by two workers on one GPU);
-    # emulated grading uses every core.
-    slots = gpus if backend == "gpu" else [None] * max(1, args.jobs)
-    graders = [threading.Thread(target=grader_loop, args=(g,), daemon=True) for g in slots]
-    for t in graders:
-        t.start()
-    t0 = time.time()
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         list(pool.map(prepare, todo))
-    for _ in graders:
-        grade_queue.put(None)
-    for t in graders:
-        t.join()
+    grade_one.finish_graders(work, threads)
+    stats = grader.stats
 
     gradebook.write(args.out, rows.values())
     shutil.rmtree(scratch_root, ignore_errors=True)

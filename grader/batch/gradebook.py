@@ -11,6 +11,10 @@ import os
 import statistics
 
 STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission")
+# A submission whose Slurm array task ended before grading it (slurm_status.py): Slurm's
+# word for why, not a grade; a rerun grades it.
+SLURM_STATUSES = ("slurm_timeout", "slurm_cancelled", "slurm_node_fail", "slurm_preempted", "slurm_out_of_memory",
+                  "slurm_failed", "slurm_unknown")
 # The CSV's columns; SPEEDUP_COLUMNS of the lab's parts go where SPEEDUPS stands.
 SPEEDUPS = "speedups"
 COLUMNS = ("submission", "student_id", "status", "score", "max_score", "correctness", SPEEDUPS, "target",
@@ -20,7 +24,7 @@ COLUMNS = ("submission", "student_id", "status", "score", "max_score", "correctn
 def row(submission, student_id, status, score=0.0, max_score=0.0, correctness="", speedups=None, target=None,
         message=""):
     """speedups: {part id: speedup over naive, or None when the part was not timed}."""
-    assert status in STATUSES, status
+    assert status in STATUSES + SLURM_STATUSES, status
     return {"submission": submission, "student_id": student_id, "status": status, "score": round(score, 2),
             "max_score": round(max_score, 2), "correctness": correctness, "speedups": dict(speedups or {}),
             "target": target, "message": " ".join(message.split())[:500]}
@@ -106,7 +110,7 @@ def headline_speedup(r):
 def summary(rows):
     """Counts by status, the score distribution and the median speedup, as text."""
     lines = [f"{len(rows)} submission(s)"]
-    for s in STATUSES:
+    for s in STATUSES + SLURM_STATUSES:
         n = sum(r["status"] == s for r in rows)
         if n:
             lines.append(f"  {s:<19} {n}")

@@ -24,9 +24,11 @@ def write_build_failure(path, built):
 
 
 def command(grader, lab, built, emulate, policy=None, build_failure=None, json_out=None, gradescope=None,
-            text=None):
+            text=None, gpu_lock=None):
     """The grader's command line: a built submission is graded with its own worker and files;
-    with build_failure (a file from write_build_failure) nothing runs and the reports say why."""
+    with build_failure (a file from write_build_failure) nothing runs and the reports say why.
+    gpu_lock: a lock file shared by the graders of one GPU (--gpu-lock: shared while
+    checking correctness, exclusive while timing); never on the emulator, which times nothing."""
     cmd = [grader, lab, "--quiet", "--no-color"]
     if build_failure:
         cmd += ["--build-failure", build_failure]
@@ -36,6 +38,8 @@ def command(grader, lab, built, emulate, policy=None, build_failure=None, json_o
         cmd.append("--emulate")
     if policy:
         cmd += ["--policy", os.path.abspath(policy)]
+    if gpu_lock and not emulate and not build_failure:
+        cmd += ["--gpu-lock", gpu_lock]
     for option, path in (("--json", json_out), ("--gradescope", gradescope), ("--text", text)):
         if path:
             cmd += [option, path]

@@ -89,13 +89,21 @@ def make_class(folder):
     write(os.path.join(folder, "wrong_name", "kernel.cu"), SOLUTION)
 
 
-def run_batch(subs, out, *extra):
+def run_batch_args(subs, out, *extra):
     args = [sys.executable, BATCH, "lab1", subs, "--out", out, "--build-dir", BUILD, "--jobs", "2",
             "--policy", os.path.join(ROOT, "grader", "tests", "policies", "fast_timeout.jsonc")]
     if BACKEND == "emulated":
         args.append("--emulate")
-    env = dict(os.environ, COURSE_EMU_WATCHDOG_SECONDS="2")
-    return subprocess.run(args + list(extra), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=env)
+    return args + list(extra)
+
+
+def batch_env():
+    return dict(os.environ, COURSE_EMU_WATCHDOG_SECONDS="2")
+
+
+def run_batch(subs, out, *extra):
+    return subprocess.run(run_batch_args(subs, out, *extra), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          env=batch_env())
 
 
 def gradebook(out):

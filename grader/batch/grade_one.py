@@ -1,0 +1,221 @@
+"""Grading one submission, the same way wherever it runs: in the local batch
+(grade_batch.py) and in a Slurm array task (slurm_task.py).
+
+prepare() takes the lab file out of the submission and builds it (on the submitting
+node); grade() runs the grader on a built submission, in its own process, with the
+time limit, and reads back only its --json report. Every outcome ends in record(),
+which writes the submission's folder and, last, its row.json: a submission with a
+row.json is done, and a rerun skips it.
+"""
+import json
+import os
+import queue
+import shutil
+import signal
+import subprocess
+import threading
+import time
+
+import grader_command
+import gradebook
+import intake
+from build_recipe import BuildResult, RecipeError
+
+
+class SubmissionGrader:
+    """out: the results folder; grader: the grader program; backend: "gpu" or "emulated".
+    recipe is needed only to build (prepare); on_row(row) is called after each row.json
+    (the local batch rewrites its gradebook there; a Slurm task leaves that to the merge)."""
+
+    def __init__(self, out, lab, grader, backend, policy=None, grade_timeout=1800.0, recipe=None,
+                 compile_timeout=300.0, progress=None, on_row=None):
+        self.out, self.lab, self.grader, self.backend = out, lab, grader, backend
+        self.policy = os.path.abspath(policy) if policy else None
+        self.grade_timeout, self.compile_timeout = grade_timeout, compile_timeout
+        self.recipe, self.progress, self.on_row = recipe, progress, on_row
+        self.lock = threading.Lock()
+        # Set by a Slurm task when Slurm ends it (slurm_task.py); None in a local batch.
+        self.stopping = None
+        self.stats = {"build_s": 0.0, "builds": 0, "graded": 0, "grade_start": None, "grade_end": None}
+
+    @property
+    def emulate(self):
+        return self.backend == "emulated"
+
+    def folder_of(self, sub):
+        return os.path.join(self.out, sub.name)
+
+    def record(self, sub, r, extra=None):
+        d = self.folder_of(sub)
+        os.makedirs(d, exist_ok=True)
+        extra = dict(extra or {})
+        if not os.path.exists(os.path.join(d, "report.json")):
+            # Never graded: its report is the reason, in every format the graded ones have.
+            extra["report.txt"] = f"{sub.name}: {r['status']}\n{r['message']}\n"
+            extra["results.json"] = json.dumps(gradebook.never_graded_results(r), indent=2) + "\n"
+        for name, text in extra.items():
+            with open(os.path.join(d, name), "w") as f:
+                f.write(text)
+        tmp = os.path.join(d, ".row.json.tmp")
+        with open(tmp, "w") as f:
+            json.dump(r, f, indent=2)
+        os.replace(tmp, os.path.join(d, "row.json"))  # written last: the submission is done
+        if self.on_row:
+            with self.lock:
+                self.on_row(r)
+        if self.progress:
+            self.progress.finished(r)
+
+    def prepare(self, sub, lab_folder, scratch_root, duplicate_of=None):
+        """Intake and build. Returns the BuildResult of a built submission, to be graded;
+        records the row (and returns None) of one that cannot be."""
+        shutil.rmtree(self.folder_of(sub), ignore_errors=True)  # --force or a rerun: start clean
+        try:
+            if duplicate_of:
+                raise intake.InvalidSubmission(
+                    f"duplicate submission for student '{sub.student_id}' (also {duplicate_of}): only one is graded")
+            inner, data = intake.student_file(sub, lab_folder)
+        except intake.InvalidSubmission as e:
+            self.record(sub, gradebook.row(sub.name, sub.student_id, "invalid_submission", message=str(e)))
+            return None
+        scratch = os.path.join(scratch_root, sub.name)
+        shutil.rmtree(scratch, ignore_errors=True)
+        os.makedirs(os.path.join(scratch, lab_folder))
+        source = os.path.join(scratch, lab_folder, "kernels.cu")
+        with open(source, "wb") as f:
+            f.write(data)
+        try:
+            t_build = time.time()
+            built = self.recipe.build(self.lab, self.backend, source, scratch, self.compile_timeout)
+            with self.lock:
+                self.stats["build_s"] += time.time() - t_build
+                self.stats["builds"] += 1
+        except RecipeError as e:
+            self.record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"infrastructure: {e}"))
+            return None
+        if built.ok:
+            return built
+        status = "timeout" if built.timed_out else "rejected" if built.rejected else "compile_error"
+        msg = ("the build ran too long" if built.timed_out else
+               f"{inner} was refused before compiling" if built.rejected else f"{inner} does not compile")
+        tail = "\n".join(built.log.strip().splitlines()[-12:])
+        self.report_build_failure(sub, built, scratch)
+        self.record(sub, gradebook.row(sub.name, sub.student_id, status, message=f"{msg}: {tail}"),
+                    {"build.log": built.log})
+        return None
+
+    def report_build_failure(self, sub, built, scratch):
+        """The grader's reports of a build that failed (it runs nothing); without them,
+        record() writes the reason in their place."""
+        d = self.folder_of(sub)
+        os.makedirs(d, exist_ok=True)
+        failure = os.path.join(scratch, "build_failure.json")
+        grader_command.write_build_failure(failure, built)
+        cmd = grader_command.command(self.grader, self.lab, built, self.emulate, self.policy, failure,
+                                     os.path.join(d, "report.json"), os.path.join(d, "results.json"),
+                                     os.path.join(d, "report.txt"))
+        try:
+            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=self.grade_timeout)
+        except subprocess.TimeoutExpired:
+            pass
+
+    def grade(self, sub, built, gpu=None, gpu_lock=None):
+        """Runs the grader on a built submission, on `gpu` (a CUDA_VISIBLE_DEVICES value)
+        when given; gpu_lock: the lock file it shares with the other graders of that GPU."""
+        d = self.folder_of(sub)
+        os.makedirs(d, exist_ok=True)
+        report = os.path.join(d, "report.json")
+        cmd = grader_command.command(self.grader, self.lab, built, self.emulate, self.policy,
+                                     json_out=report, gradescope=os.path.join(d, "results.json"),
+                                     text=os.path.join(d, "report.txt"), gpu_lock=gpu_lock)
+        env = dict(os.environ)
+        if gpu is not None:
+            env["CUDA_VISIBLE_DEVICES"] = gpu
+        try:
+            # Its output is kept for the record, never read: report.json is the verdict.
+            proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                  timeout=self.grade_timeout)
+            out, code = proc.stdout.decode("utf-8", "replace"), proc.returncode
+            if self.stopped_from_outside(code):
+                return  # unfinished, no row: a rerun grades it, the merge says why it was not
+        except subprocess.TimeoutExpired:
+            self.record(sub, gradebook.row(sub.name, sub.student_id, "timeout",
+                                           message=f"grading ran longer than {self.grade_timeout:.0f} s"))
+            return
+        try:
+            with open(report) as f:
+                rep = json.load(f)
+        except (OSError, ValueError):
+            self.record(sub, gradebook.row(sub.name, sub.student_id, "crashed",
+                                           message=f"the grader exited with {code} and no report: {out[-400:]}"),
+                        {"grader.log": out})
+            return
+        extra = {"grader.log": out} if rep.get("infrastructure_error") else None
+        self.record(sub, gradebook.row_from_report(sub.name, sub.student_id, rep), extra)
+
+    def stopped_from_outside(self, code):
+        """Whether the grader was ended because Slurm is ending the task (a time limit,
+        scancel, preemption): Slurm signals every process of the task, the grader maybe
+        before this one, so a grader killed by SIGTERM or SIGKILL waits a moment for the
+        task's own SIGTERM before it counts as a crash."""
+        if self.stopping is None or code not in (-signal.SIGTERM, -signal.SIGKILL):
+            return False
+        return self.stopping.wait(5)
+
+    def grader_loop(self, work, gpu, gpu_lock):
+        """Grades (sub, built) items from the queue `work` until it hands out None."""
+        while True:
+            item = work.get()
+            if item is None:
+                return
+            if self.stopping is not None and self.stopping.is_set():
+                continue  # Slurm is ending the task: start nothing more
+            with self.lock:
+                self.stats["grade_start"] = self.stats["grade_start"] or time.time()
+            try:
+                self.grade(*item, gpu, gpu_lock)
+                with self.lock:
+                    self.stats["graded"] += 1
+                    self.stats["grade_end"] = time.time()
+            except Exception as e:  # a bug here must not lose the other submissions
+                sub = item[0]
+                self.record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"batch error: {e}"))
+
+    def start_graders(self, slots):
+        """One grading thread per slot, a (gpu, gpu_lock) pair; returns (queue, threads):
+        put (sub, built) items on the queue, then finish_graders()."""
+        work = queue.Queue()
+        threads = [threading.Thread(target=self.grader_loop, args=(work, gpu, lock), daemon=True)
+                   for gpu, lock in slots]
+        for t in threads:
+            t.start()
+        return work, threads
+
+
+def finish_graders(work, threads):
+    for _ in threads:
+        work.put(None)
+    for t in threads:
+        t.join()
+
+
+def gpu_slots(gpus, graders_per_gpu, lock_dir):
+    """(gpu, lock) for each grading thread: graders_per_gpu per GPU. With more than one
+    on a GPU they pass the grader a lock file of that GPU (grader --gpu-lock), which keeps
+    timing exclusive; alone on its GPU a grader needs none (today's behaviour)."""
+    slots = []
+    for g in gpus:
+        lock = os.path.join(lock_dir, f"gpu{g}") if graders_per_gpu > 1 else None
+        slots += [(g, lock)] * graders_per_gpu
+    if any(lock for _, lock in slots):
+        os.makedirs(lock_dir, exist_ok=True)
+    return slots
+
+
+def built_to_json(built):
+    """What a shard file holds of a built submission (all a grader needs to grade it)."""
+    return {"worker_dir": built.worker_dir, "source": built.source, "object": built.object}
+
+
+def built_from_json(d):
+    return BuildResult(True, "", d["worker_dir"], d["source"], d["object"])

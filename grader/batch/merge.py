@@ -1,0 +1,118 @@
+#!/usr/bin/env python3
+"""The last step of a Slurm run: the class's gradebook and plots from every
+submission's row.json.
+
+    merge.py RUN_DIR          (RUN_DIR: RESULTS/.slurm/run-<n>)
+
+Run by the dependent merge job (after every array task ended, however it ended), or by
+`./grade batch --slurm --wait` itself. A submission whose task ended before grading it
+gets a row with Slurm's account of that task (slurm_status.py) in the gradebook only,
+never a row.json: the same command run again grades it.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import gradebook  # noqa: E402
+import shard  # noqa: E402
+import slurm_status  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def read_row(out, name):
+    try:
+        return shard.read_json(os.path.join(out, name, "row.json"))
+    except (OSError, ValueError):
+        return None
+
+
+def class_rows(manifest, array_id, env=None):
+    """One row per submission of the class; (rows, how many Slurm left ungraded)."""
+    out = manifest["out"]
+    tasks = shard.task_of(manifest)
+    rows, missing, states, source = [], 0, None, None
+    for s in manifest["class"]:
+        r = read_row(out, s["name"])
+        if r is None:
+            missing += 1
+            if s["name"] in tasks:
+                if states is None:  # ask Slurm once, and only when something is missing
+                    states, source = slurm_status.task_states(array_id, env) if array_id else ({}, None)
+                task = tasks[s["name"]]
+                status, message = slurm_status.status_for(states.get(task), source, f"{array_id}_{task}")
+            else:
+                status, message = "crashed", "batch error: no result, and not in this run's array"
+            r = gradebook.row(s["name"], s["student_id"], status, message=message)
+        rows.append(r)
+    return rows, missing
+
+
+def figures(run_dir, manifest, count):
+    """The run's throughput, as the local batch prints it: the whole run since the
+    intake began, and the grading alone, from the first task's start to the last's end."""
+    lines = []
+    elapsed = time.time() - manifest["started"]
+    if manifest["todo"]:
+        lines.append(f"processed {manifest['todo']} submission(s) in {elapsed:.1f} s "
+                     f"({60 * manifest['todo'] / max(elapsed, 1e-9):.1f} per minute) through Slurm, "
+                     f"{len(manifest['shards'])} array task(s) (queue waits included)")
+    builds = manifest.get("builds", {})
+    if builds.get("count"):
+        lines.append(f"  builds: {builds['count']} compiled and linked on the submitting node, {builds['seconds']:.1f} s "
+                     f"of build time ({builds['seconds'] / builds['count']:.1f} s each)")
+    tasks = []
+    for i in range(len(manifest["shards"])):
+        try:
+            tasks.append(shard.read_json(os.path.join(run_dir, f"task-{i}.json")))
+        except (OSError, ValueError):
+            pass
+    if tasks and count:
+        span = max(t["end"] for t in tasks) - min(t["start"] for t in tasks)
+        lines.append(f"  grading: {count} graded by {len(tasks)} array task(s) in {span:.1f} s from the first "
+                     f"task's start to the last one's end ({60 * count / max(span, 1e-9):.1f} per minute once built)")
+    return lines
+
+
+def merge(run_dir, env=None, quiet=False):
+    manifest = shard.read_manifest(run_dir)
+    try:
+        array_id = shard.read_json(os.path.join(run_dir, "jobs.json"))["array"]
+    except (OSError, ValueError, KeyError):
+        array_id = None
+    out = manifest["out"]
+    rows, missing = class_rows(manifest, array_id, env)
+    gradebook.write(out, rows)
+    graded_here = sum(1 for name in shard.task_of(manifest) if read_row(out, name) is not None)
+    print(gradebook.summary(rows))
+    for line in figures(run_dir, manifest, graded_here):
+        print(line)
+    if missing:
+        print(f"{missing} submission(s) without a result: run the same command again to grade them")
+    # Every task has ended: the built workers are not needed any more (a rerun builds again).
+    shutil.rmtree(os.path.join(out, ".scratch"), ignore_errors=True)
+    print(f"gradebook: {os.path.join(out, 'gradebook.csv')}")
+    plot = os.path.join(ROOT, "scripts", "plot_class.py")
+    if os.path.exists(plot):
+        subprocess.run([sys.executable, plot, os.path.join(out, "gradebook.json"), "--out", out,
+                        "--title", manifest["lab"]], stdout=subprocess.DEVNULL if quiet else None)
+    return 0
+
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    if len(argv) != 1 or argv[0] in ("-h", "--help"):
+        print(__doc__, file=sys.stderr if len(argv) != 1 else sys.stdout)
+        return 0 if argv[:1] in (["-h"], ["--help"]) else 2
+    if not os.path.isfile(os.path.join(argv[0], "manifest.json")):
+        print(f"merge: {argv[0]} is not a Slurm run folder (no manifest.json)", file=sys.stderr)
+        return 2
+    return merge(argv[0])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,525 @@
+#!/usr/bin/env python3
+"""A throwaway single-node Slurm cluster for tests (stdlib only, needs root).
+
+    with SlurmCluster() as cluster:
+        subprocess.run(["sbatch", ...], env=cluster.env)
+
+start() writes everything (munge key, slurm.conf, state, spool, logs, pid
+files) into one fresh temp folder, starts munged, slurmctld and slurmd in the
+foreground as children of this process, and waits until the node is idle.
+stop() cancels every job, ends the daemons it started (by pid, never by name),
+ends any slurmstepd left over from this cluster and removes the folder.
+
+When the cluster cannot run here (not root, a program missing, a daemon that
+does not come up), SlurmSkip is raised with a one-line reason, so a ctest can
+print it and exit 77 (SKIPPED).
+
+CLI:  slurm_cluster.py check   -> prints "ok" (exit 0) or the reason (exit 77)
+      slurm_cluster.py demo    -> starts a cluster, runs a job array and a few
+                                  failing jobs, prints their final states.
+"""
+
+import os
+import shutil
+import signal
+import socket
+import stat
+import subprocess
+import sys
+import tempfile
+import time
+
+SKIP_EXIT_CODE = 77
+PROGRAMS = ("munged", "munge", "unmunge", "slurmctld", "slurmd",
+            "sbatch", "squeue", "sinfo", "scontrol", "scancel", "sacct")
+# Job states after which Slurm does nothing more with a job.
+FINAL_STATES = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL",
+                "PREEMPTED", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE",
+                "SPECIAL_EXIT", "REVOKED"}
+
+
+def _search_path():
+    """PATH plus the sbin folders (the daemons live in /usr/sbin, often not on a user's PATH)."""
+    parts = os.environ.get("PATH", os.defpath).split(os.pathsep)
+    parts += [d for d in ("/usr/sbin", "/sbin") if d not in parts]
+    return os.pathsep.join(parts)
+
+
+class SlurmSkip(Exception):
+    """The cluster cannot run on this machine; str(self) says why."""
+
+
+def skip_reason():
+    """None when a cluster may be started here, else a one-line reason."""
+    if os.name != "posix" or not hasattr(os, "geteuid"):
+        return "Slurm test cluster needs a POSIX system"
+    if os.geteuid() != 0:
+        return "Slurm test cluster needs root (slurmd must start jobs as the submitting user)"
+    missing = [p for p in PROGRAMS if shutil.which(p, path=_search_path()) is None]
+    if missing:
+        return ("Slurm test cluster: not installed: " + ", ".join(missing)
+                + " (apt-get install slurm-wlm munge)")
+    return None
+
+
+def _free_port():
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _mem_total_mb():
+    with open("/proc/meminfo") as f:
+        for line in f:
+            if line.startswith("MemTotal:"):
+                return int(line.split()[1]) // 1024
+    return 1024
+
+
+def _children_of(pids):
+    """pids plus all their descendants, read from /proc."""
+    parent = {}
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                stat = f.read()
+        except OSError:
+            continue
+        # The command name sits in parentheses and may contain spaces.
+        fields = stat[stat.rfind(")") + 2:].split()
+        parent[int(entry)] = int(fields[1])
+    found = set(pids)
+    grew = True
+    while grew:
+        grew = False
+        for pid, ppid in parent.items():
+            if ppid in found and pid not in found:
+                found.add(pid)
+                grew = True
+    return found
+
+
+def _pids_using(folder):
+    """Processes holding an open file or socket inside folder."""
+    folder = os.path.realpath(folder) + os.sep
+    users = set()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        fd_dir = f"/proc/{entry}/fd"
+        try:
+            targets = [os.readlink(os.path.join(fd_dir, fd)) for fd in os.listdir(fd_dir)]
+        except OSError:
+            continue
+        if any(t.startswith(folder) for t in targets):
+            users.add(int(entry))
+    return users
+
+
+class SlurmCluster:
+    """One slurmctld + one slurmd + one munged on this host, all in a temp folder."""
+
+    partition = "debug"
+
+    def __init__(self, cpus=None, start_timeout=30.0, keep_state=False,
+                 task_plugin="task/affinity", fake_gpus=0):
+        self.cpus = cpus or len(os.sched_getaffinity(0))
+        # "task/affinity" pins each task to the CPUs it was given (sched_setaffinity,
+        # no cgroups needed); "task/none" leaves every task on all CPUs.
+        self.task_plugin = task_plugin
+        # fake_gpus > 0 declares gres/gpu backed by empty files, so --gres=gpu:1
+        # can be tried without GPUs (Slurm then sets CUDA_VISIBLE_DEVICES).
+        self.fake_gpus = fake_gpus
+        self.start_timeout = start_timeout
+        self.keep_state = keep_state
+        self.host = socket.gethostname().split(".")[0]
+        self.state_dir = None
+        self.conf_path = None
+        self.env = None
+        self._procs = {}          # name -> Popen
+        self.timings = {}         # step -> seconds
+
+    # ---------------------------------------------------------------- setup
+    def _path(self, *parts):
+        return os.path.join(self.state_dir, *parts)
+
+    def _write_munge_key(self):
+        key = self._path("munge", "munge.key")
+        # 1024 random bytes, as mungekey/dd would write them.
+        subprocess.run(["dd", "if=/dev/urandom", f"of={key}", "bs=1024", "count=1",
+                        "status=none"], check=True)
+        # munged runs as root here, so root owns the key; munged refuses a key
+        # readable by group/other, and refuses one owned by another user.
+        os.chown(key, 0, 0)
+        os.chmod(key, 0o400)
+        return key
+
+    def _write_conf(self):
+        mem_mb = _mem_total_mb()
+        real_mem = max(256, mem_mb - max(512, mem_mb // 10))
+        p = self._path
+        gres = ""
+        if self.fake_gpus:
+            lines_gres = [f"NodeName={self.host} Name=gpu File={p('gpu', str(i))}"
+                          for i in range(self.fake_gpus)]
+            # slurmd wants character devices: clones of harmless /dev/null,
+            # /dev/zero, /dev/full, /dev/random, /dev/urandom (needs CAP_MKNOD).
+            minors = (3, 5, 7, 8, 9)
+            if self.fake_gpus > len(minors):
+                raise ValueError(f"at most {len(minors)} fake GPUs")
+            os.mkdir(p("gpu"))
+            for i in range(self.fake_gpus):
+                try:
+                    os.mknod(p("gpu", str(i)), 0o666 | stat.S_IFCHR, os.makedev(1, minors[i]))
+                except OSError as e:
+                    raise SlurmSkip(f"cannot start Slurm test cluster: mknod for fake GPU: {e}")
+            with open(p("gres.conf"), "w") as f:
+                f.write("\n".join(lines_gres) + "\n")
+            gres = f" Gres=gpu:{self.fake_gpus}"
+        lines = [
+            "ClusterName=gradertest",
+            "GresTypes=gpu",
+            f"SlurmctldHost={self.host}(127.0.0.1)",
+            f"SlurmctldPort={self.ctld_port}",
+            f"SlurmdPort={self.slurmd_port}",
+            "SlurmUser=root",
+            "SlurmdUser=root",
+            "AuthType=auth/munge",
+            "CredType=cred/munge",
+            f"AuthInfo=socket={p('munge', 'munge.socket')}",
+            f"StateSaveLocation={p('ctld')}",
+            f"SlurmdSpoolDir={p('spool')}",
+            f"SlurmctldPidFile={p('run', 'slurmctld.pid')}",
+            f"SlurmdPidFile={p('run', 'slurmd.pid')}",
+            f"SlurmctldLogFile={p('log', 'slurmctld.log')}",
+            f"SlurmdLogFile={p('log', 'slurmd.log')}",
+            "SlurmctldDebug=info",
+            "SlurmdDebug=info",
+            # No cgroups: containers rarely allow them.
+            "ProctrackType=proctrack/linuxproc",
+            f"TaskPlugin={self.task_plugin}",
+            "SelectType=select/cons_tres",
+            "SelectTypeParameters=CR_CPU",
+            "SchedulerType=sched/backfill",
+            "MaxArraySize=100000",
+            "MaxJobCount=200000",
+            # Finished jobs stay visible to squeue/scontrol this long (s).
+            "MinJobAge=3600",
+            "JobAcctGatherType=jobacct_gather/none",
+            "AccountingStorageType=accounting_storage/none",
+            # One line per finished job (array task) with its state and exit code.
+            "JobCompType=jobcomp/filetxt",
+            f"JobCompLoc={p('log', 'jobcomp.txt')}",
+            "ReturnToService=2",
+            "InactiveLimit=0",
+            "KillWait=2",
+            "OverTimeLimit=0",
+            "MailProg=/bin/true",
+            f"NodeName={self.host} NodeAddr=127.0.0.1 NodeHostname={self.host} "
+            f"CPUs={self.cpus} RealMemory={real_mem}{gres} State=UNKNOWN",
+            f"PartitionName={self.partition} Nodes={self.host} Default=YES "
+            "MaxTime=INFINITE State=UP OverSubscribe=NO",
+        ]
+        self.conf_path = p("slurm.conf")
+        with open(self.conf_path, "w") as f:
+            f.write("\n".join(lines) + "\n")
+
+    def _make_env(self):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "SBATCH_", "SQUEUE_", "SACCT_", "SINFO_", "SRUN_", "SALLOC_"))}
+        env["SLURM_CONF"] = self.conf_path
+        env["PATH"] = _search_path()
+        return env
+
+    # ---------------------------------------------------------------- daemons
+    def _spawn(self, name, argv):
+        log = open(self._path("log", name + ".stderr"), "wb")
+        try:
+            proc = subprocess.Popen(argv, env=self.env, stdin=subprocess.DEVNULL,
+                                    stdout=log, stderr=subprocess.STDOUT,
+                                    start_new_session=True)
+        finally:
+            log.close()
+        self._procs[name] = proc
+        return proc
+
+    def _wait_for(self, what, ready):
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            for name, proc in self._procs.items():
+                if proc.poll() is not None:
+                    raise SlurmSkip(f"cannot start Slurm test cluster: {name} exited "
+                                    f"with {proc.returncode} while waiting for {what}; "
+                                    + self._log_tail(name))
+            if ready():
+                return
+            time.sleep(0.1)
+        raise SlurmSkip(f"cannot start Slurm test cluster: timed out waiting for {what}; "
+                        + self._log_tail(what.split()[0]))
+
+    def _log_tail(self, name):
+        tails = []
+        for fname in (name + ".stderr", name + ".log"):
+            try:
+                with open(self._path("log", fname), errors="replace") as f:
+                    text = f.read().strip().splitlines()
+            except OSError:
+                continue
+            if text:
+                tails.append(f"{fname}: " + " | ".join(text[-3:]))
+        return "; ".join(tails) or "no log"
+
+    def _quiet(self, *argv, timeout=10):
+        try:
+            return subprocess.run(argv, env=self.env, capture_output=True, text=True,
+                                  timeout=timeout)
+        except subprocess.TimeoutExpired:
+            return subprocess.CompletedProcess(argv, 124, "", "timeout")
+
+    def _munge_ok(self):
+        sock = self._path("munge", "munge.socket")
+        if not os.path.exists(sock):
+            return False
+        enc = self._quiet("munge", "-n", f"--socket={sock}")
+        if enc.returncode != 0:
+            return False
+        dec = subprocess.run(["unmunge", f"--socket={sock}"], input=enc.stdout,
+                             capture_output=True, text=True, timeout=10)
+        return dec.returncode == 0
+
+    def _ctld_up(self):
+        r = self._quiet("scontrol", "ping")
+        return r.returncode == 0 and "is UP" in r.stdout
+
+    def _node_idle(self):
+        r = self._quiet("sinfo", "-h", "-N", "-n", self.host, "-o", "%T")
+        return r.returncode == 0 and r.stdout.strip() == "idle"
+
+    def start(self):
+        reason = skip_reason()
+        if reason:
+            raise SlurmSkip(reason)
+        t0 = time.monotonic()
+        self.state_dir = tempfile.mkdtemp(prefix="slurm-test-")
+        try:
+            # munged wants every folder above its socket searchable by all
+            # ("execute permissions for all required"); mkdtemp makes 0700.
+            os.chmod(self.state_dir, 0o755)
+            for sub in ("munge", "ctld", "spool", "run", "log"):
+                os.mkdir(self._path(sub), 0o755)
+            self.ctld_port, self.slurmd_port = _free_port(), _free_port()
+            key = self._write_munge_key()
+            self._write_conf()
+            self.env = self._make_env()
+
+            t = time.monotonic()
+            self._spawn("munged", [
+                "munged", "--foreground", "--force",
+                f"--socket={self._path('munge', 'munge.socket')}",
+                f"--key-file={key}",
+                f"--pid-file={self._path('run', 'munged.pid')}",
+                f"--log-file={self._path('log', 'munged.log')}",
+                f"--seed-file={self._path('munge', 'munged.seed')}",
+            ])
+            self._wait_for("munged socket", self._munge_ok)
+            self.timings["munged"] = time.monotonic() - t
+
+            t = time.monotonic()
+            self._spawn("slurmctld", ["slurmctld", "-D", "-i", "-f", self.conf_path])
+            self._wait_for("slurmctld ping", self._ctld_up)
+            self.timings["slurmctld"] = time.monotonic() - t
+
+            t = time.monotonic()
+            self._spawn("slurmd", ["slurmd", "-D", "-f", self.conf_path])
+            self._wait_for("slurmd node idle", self._node_idle)
+            self.timings["slurmd"] = time.monotonic() - t
+        except BaseException:
+            self.stop()
+            raise
+        self.timings["start"] = time.monotonic() - t0
+        return self
+
+    def stop(self):
+        if self.state_dir is None:
+            return
+        t0 = time.monotonic()
+        if "slurmctld" in self._procs and self._procs["slurmctld"].poll() is None:
+            self._quiet("scancel", "--full", "--user=root")
+            self._quiet("scancel", "--full", "--user=" + str(os.getuid()))
+            deadline = time.monotonic() + 10
+            while time.monotonic() < deadline:
+                r = self._quiet("squeue", "-h", "-t", "RUNNING,COMPLETING,PENDING,SUSPENDED",
+                                "-o", "%i")
+                if r.returncode != 0 or not r.stdout.strip():
+                    break
+                time.sleep(0.2)
+        # slurmd first (it ends job steps), then the controller, then munge.
+        for name in ("slurmd", "slurmctld", "munged"):
+            proc = self._procs.get(name)
+            if proc is None or proc.poll() is not None:
+                continue
+            proc.terminate()
+            try:
+                proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait()
+        # slurmstepd daemonizes away from slurmd; whatever still holds a
+        # socket in our spool folder (and its children) belongs to us.
+        leftovers = _children_of(_pids_using(self.state_dir)) - {os.getpid()}
+        for pid in leftovers:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self._procs.clear()
+        if not self.keep_state:
+            shutil.rmtree(self.state_dir, ignore_errors=True)
+        self.state_dir = None
+        self.timings["stop"] = time.monotonic() - t0
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
+        return False
+
+    # ---------------------------------------------------------------- helpers
+    def run(self, *argv, check=True, timeout=60):
+        """Run a Slurm client command against this cluster; returns CompletedProcess."""
+        return subprocess.run(argv, env=self.env, capture_output=True, text=True,
+                              check=check, timeout=timeout)
+
+    def job_states(self, job_id):
+        """{'<job>' or '<job>_<task>': (state, reason, exit_code)} from squeue.
+
+        Needs no accounting: finished jobs stay in slurmctld for MinJobAge.
+        Array tasks not yet started appear grouped as '<job>_[2-5%3]'.
+        """
+        out = self.run("squeue", "-h", "--states=all", "-j", str(job_id),
+                       "-o", "%i|%T|%r").stdout
+        states = {}
+        for line in out.splitlines():
+            jid, state, reason = line.split("|", 2)
+            states[jid] = (state, reason)
+        return states
+
+    def wait_final(self, job_ids, timeout=300):
+        """Poll squeue until every job/array task in job_ids reached a final state."""
+        deadline = time.monotonic() + timeout
+        while True:
+            states = {}
+            for j in job_ids:
+                states.update(self.job_states(j))
+            if states and all(s in FINAL_STATES for s, _ in states.values()):
+                return states
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"jobs not finished: {states}")
+            time.sleep(0.5)
+
+    def jobcomp_records(self):
+        """Records of the jobcomp/filetxt log: list of {key: value} dicts."""
+        records = []
+        try:
+            with open(self._path("log", "jobcomp.txt")) as f:
+                for line in f:
+                    rec = {}
+                    for word in line.split():
+                        if "=" in word:
+                            k, v = word.split("=", 1)
+                            rec[k] = v
+                    records.append(rec)
+        except FileNotFoundError:
+            pass
+        return records
+
+
+# -------------------------------------------------------------------- CLI
+def _demo(quick):
+    t = time.monotonic()
+    shared = tempfile.mkdtemp(prefix="slurm-demo-")
+    os.chmod(shared, 0o755)
+    try:
+        with SlurmCluster() as c:
+            print(f"started in {c.timings['start']:.2f}s "
+                  f"(munged {c.timings['munged']:.2f}, slurmctld {c.timings['slurmctld']:.2f}, "
+                  f"slurmd {c.timings['slurmd']:.2f}); cpus={c.cpus} partition={c.partition}")
+
+            def sbatch(*args):
+                out = c.run("sbatch", "--parsable", f"--chdir={shared}", *args).stdout
+                return out.strip().split(";")[0]
+
+            t1 = time.monotonic()
+            # Task 4 exits 3 (FAILED); task 5 sleeps and gets cancelled.
+            array_script = (
+                'echo "task=$SLURM_ARRAY_TASK_ID job=$SLURM_ARRAY_JOB_ID '
+                'cpus=$SLURM_CPUS_ON_NODE cuda=${CUDA_VISIBLE_DEVICES-unset}" '
+                '> result_$SLURM_ARRAY_TASK_ID.txt; '
+                '[ "$SLURM_ARRAY_TASK_ID" = 4 ] && exit 3; '
+                '[ "$SLURM_ARRAY_TASK_ID" = 5 ] && sleep 300; exit 0')
+            arr = sbatch("--job-name=arr", "--array=0-5%3", f"--output={shared}/%x-%A_%a.out", "--cpus-per-task=1",
+                         "--time=5", "--wrap", array_script)
+            jobs = [arr]
+            if not quick:
+                # Slurm's smallest limit is 1 minute and slurmctld checks limits
+                # every 30 s, so TIMEOUT arrives 60-90 s after the start.
+                jobs.append(sbatch("--job-name=tmo", "--time=1", "--cpus-per-task=1",
+                                   f"--output={shared}/%x-%j.out", "--wrap", "sleep 300"))
+            print(f"submitted {' and '.join(jobs)} "
+                  f"in {time.monotonic() - t1:.2f}s")
+            # Cancel task 5 once it runs.
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                if c.job_states(f"{arr}_5").get(f"{arr}_5", ("",))[0] == "RUNNING":
+                    c.run("scancel", f"{arr}_5")
+                    break
+                time.sleep(0.3)
+            t2 = time.monotonic()
+            states = c.wait_final(jobs, timeout=240)
+            print(f"all final {time.monotonic() - t1:.1f}s after submit "
+                  f"(waited {time.monotonic() - t2:.1f}s after cancel)")
+            for jid in sorted(states, key=lambda s: (len(s), s)):
+                print(f"  squeue  {jid:10s} {states[jid][0]:10s} reason={states[jid][1]}")
+            for rec in c.jobcomp_records():
+                print(f"  jobcomp {rec.get('JobId', '?'):10s} {rec.get('JobState', '?'):10s} "
+                      f"ExitCode={rec.get('ExitCode', '?')} "
+                      f"Array={rec.get('ArrayJobId', '-')}_{rec.get('ArrayTaskId', '-')}")
+            sc = c.run("scontrol", "show", "job", "-o", jobs[-1]).stdout
+            print("  scontrol", " ".join(w for w in sc.split()
+                                          if w.split("=")[0] in ("JobId", "JobState", "Reason", "ExitCode", "RunTime", "TimeLimit")))
+            sa = c.run("sacct", "-j", arr, "-X", "-o", "JobID,State,ExitCode", check=False)
+            print(f"  sacct rc={sa.returncode}: {(sa.stdout + sa.stderr).strip()}")
+            print("  files:", sorted(os.listdir(shared)))
+            ts = time.monotonic()
+        print(f"stopped in {c.timings['stop']:.2f}s (stop() call {time.monotonic() - ts:.2f}s); "
+              f"demo total {time.monotonic() - t:.1f}s")
+    finally:
+        shutil.rmtree(shared, ignore_errors=True)
+
+
+def main(argv):
+    cmd = argv[1] if len(argv) > 1 else "check"
+    if cmd == "check":
+        reason = skip_reason()
+        print(reason or "ok")
+        return SKIP_EXIT_CODE if reason else 0
+    if cmd in ("demo", "start-stop"):
+        try:
+            if cmd == "demo":
+                _demo(quick="--quick" in argv)
+            else:
+                with SlurmCluster() as c:
+                    print(f"started in {c.timings['start']:.2f}s")
+                print(f"stopped in {c.timings['stop']:.2f}s")
+        except SlurmSkip as e:
+            print(f"SKIPPED: {e}")
+            return SKIP_EXIT_CODE
+        return 0
+    print("usage: slurm_cluster.py check | demo [--quick] | start-stop", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

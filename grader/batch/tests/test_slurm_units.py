@@ -1,0 +1,167 @@
+"""The Slurm side of batch grading without a cluster: shards, job scripts, what Slurm's
+commands print about an array's tasks, the gradebook statuses, the command's checks."""
+import argparse
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+
+import grade_one  # noqa: E402
+import grader_command  # noqa: E402
+import gradebook  # noqa: E402
+import merge  # noqa: E402
+import shard  # noqa: E402
+import slurm_status  # noqa: E402
+import slurm_submit  # noqa: E402
+from build_recipe import BuildResult  # noqa: E402
+
+BATCH = os.path.join(HERE, "..", "grade_batch.py")
+
+
+def options(*argv):
+    p = argparse.ArgumentParser()
+    p.add_argument("--emulate", action="store_true")
+    p.add_argument("--graders-per-gpu", type=int, default=1)
+    slurm_submit.add_options(p)
+    return p.parse_args(["--slurm", *argv])
+
+
+class Shards(unittest.TestCase):
+    def test_split_is_balanced_and_keeps_order(self):
+        shards = shard.split(list(range(30)), 4)
+        self.assertEqual([len(s) for s in shards], [8, 8, 7, 7])
+        self.assertEqual(sum(shards, []), list(range(30)))
+
+    def test_never_more_shards_than_submissions(self):
+        self.assertEqual(shard.split([1, 2], 5), [[1], [2]])
+
+    def test_default_tasks(self):
+        self.assertEqual([shard.default_tasks(n) for n in (1, 8, 9, 30, 400)], [1, 1, 2, 4, 50])
+
+    def test_runs_get_their_own_folders(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            first, second = shard.new_run_dir(tmp), shard.new_run_dir(tmp)
+            self.assertEqual([os.path.basename(first), os.path.basename(second)], ["run-1", "run-2"])
+            m = shard.write_run(second, {"lab": "lab1"}, [[{"name": "a", "student_id": "a", "built": {}}],
+                                                          [{"name": "b", "student_id": "b", "built": {}}]])
+            self.assertEqual(shard.task_of(m), {"a": 0, "b": 1})
+            self.assertEqual(shard.read_shard(second, 1)[0]["name"], "b")
+        finally:
+            shutil.rmtree(tmp)
+
+
+class JobScripts(unittest.TestCase):
+    def test_gpu_array(self):
+        args = options("--partition", "gpu", "--account", "cs101", "--throttle", "3", "--time-per-submission", "1.5")
+        text = slurm_submit.array_script("/r/.slurm/run-1", "lab3", [8, 8, 7], args)
+        for line in ("#SBATCH --array=0-2%3", "#SBATCH --time=17", "#SBATCH --gres=gpu:1", "#SBATCH --partition=gpu",
+                     "#SBATCH --account=cs101", "#SBATCH --output=/r/.slurm/run-1/task-%a.out"):
+            self.assertIn(line + "\n", text)
+        self.assertIn('slurm_task.py /r/.slurm/run-1 "$SLURM_ARRAY_TASK_ID"', text)
+
+    def test_emulated_array_asks_no_gpu(self):
+        text = slurm_submit.array_script("/r", "lab1", [3], options("--emulate"))
+        self.assertNotIn("--gres", text)
+        self.assertIn("#SBATCH --cpus-per-task=1\n", text)
+
+    def test_extra_arguments_and_merge_dependency(self):
+        args = options("--sbatch-arg=--qos=long", "--sbatch-arg=--constraint=h200")
+        array, merge_cmd = slurm_submit.sbatch_commands(args, "a.sh", "m.sh", "77")
+        self.assertEqual(array, ["sbatch", "--parsable", "--qos=long", "--constraint=h200", "a.sh"])
+        self.assertEqual(merge_cmd, ["sbatch", "--parsable", "--dependency=afterany:77", "m.sh"])
+        self.assertIsNone(slurm_submit.sbatch_commands(options("--wait"), "a.sh", "m.sh")[1])
+
+    def test_bad_options(self):
+        self.assertIn("--throttle", slurm_submit.check_options(options("--throttle", "0", "--dry-run")))
+        self.assertIn("--tasks", slurm_submit.check_options(options("--tasks", "0", "--dry-run")))
+        self.assertIn("emulator", slurm_submit.check_options(options("--emulate", "--gpus-per-task", "1",
+                                                                           "--dry-run")))
+        self.assertIn("--wait and --dry-run", slurm_submit.check_options(options("--wait", "--dry-run")))
+        loose = options("--partition", "p")
+        loose.slurm = False
+        self.assertIn("with --slurm", slurm_submit.check_options(loose))
+
+
+class SlurmAccount(unittest.TestCase):
+    def test_sacct(self):
+        text = "12_0|COMPLETED\n12_1|CANCELLED by 0\n12_2|TIMEOUT\n12_[3-4%2]|PENDING\n13_0|FAILED\n"
+        self.assertEqual(slurm_status.parse_sacct(text, "12"),
+                         {0: "COMPLETED", 1: "CANCELLED", 2: "TIMEOUT", 3: "PENDING", 4: "PENDING"})
+
+    def test_scontrol(self):
+        text = ("JobId=20 ArrayJobId=18 ArrayTaskId=2 JobName=grade-lab1 JobState=NODE_FAIL Reason=None\n"
+                "JobId=18 ArrayJobId=18 ArrayTaskId=3,5-6 JobState=PENDING Reason=JobArrayTaskLimit\n")
+        self.assertEqual(slurm_status.parse_scontrol(text, "18"),
+                         {2: "NODE_FAIL", 3: "PENDING", 5: "PENDING", 6: "PENDING"})
+
+    def test_statuses_and_messages(self):
+        for state, status in (("TIMEOUT", "slurm_timeout"), ("CANCELLED", "slurm_cancelled"),
+                              ("NODE_FAIL", "slurm_node_fail"), ("PREEMPTED", "slurm_preempted"),
+                              ("OUT_OF_MEMORY", "slurm_out_of_memory"), ("FAILED", "slurm_failed"),
+                              ("COMPLETED", "slurm_failed")):
+            got, message = slurm_status.status_for(state, "sacct", "12_3")
+            self.assertEqual(got, status)
+            self.assertIn(f"array task 12_3 ended {state} (sacct)", message)
+            self.assertIn(got, gradebook.SLURM_STATUSES)
+        got, message = slurm_status.status_for(None, None, "12_3")
+        self.assertEqual((got, message.split(":")[0]), ("slurm_unknown", "unknown"))
+        self.assertIn("Slurm has no record of array task 12_3", message)
+
+    def test_merge_rows_for_a_task_without_record(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            os.makedirs(os.path.join(tmp, "a"))
+            shard.write_json(os.path.join(tmp, "a", "row.json"), gradebook.row("a", "a", "graded", 5, 10))
+            manifest = {"out": tmp, "class": [{"name": "a", "student_id": "a"}, {"name": "b", "student_id": "b"}],
+                        "shards": [["a", "b"]]}
+            rows, missing = merge.class_rows(manifest, None)
+            self.assertEqual(missing, 1)
+            self.assertEqual([r["status"] for r in rows], ["graded", "slurm_unknown"])
+            self.assertIn("array task None_0", rows[1]["message"])
+        finally:
+            shutil.rmtree(tmp)
+
+
+class GpuLocks(unittest.TestCase):
+    def test_one_grader_per_gpu_needs_no_lock(self):
+        self.assertEqual(grade_one.gpu_slots(["0", "1"], 1, "/nonexistent"), [("0", None), ("1", None)])
+
+    def test_graders_of_one_gpu_share_its_lock(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            slots = grade_one.gpu_slots(["0", "1"], 2, os.path.join(tmp, ".locks"))
+            self.assertEqual([g for g, _ in slots], ["0", "0", "1", "1"])
+            self.assertEqual({lock for _, lock in slots}, {os.path.join(tmp, ".locks", "gpu0"),
+                                                           os.path.join(tmp, ".locks", "gpu1")})
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_the_lock_reaches_the_gpu_grader_only(self):
+        built = BuildResult(True, "", "/w", "/s.cu", "/s.o")
+        gpu = grader_command.command("grader", "lab3", built, False, gpu_lock="/r/.locks/gpu0")
+        self.assertEqual(gpu[-2:], ["--gpu-lock", "/r/.locks/gpu0"])
+        self.assertNotIn("--gpu-lock", grader_command.command("grader", "lab3", built, True, gpu_lock="/l"))
+
+
+class CommandChecks(unittest.TestCase):
+    def batch(self, *argv):
+        return subprocess.run([sys.executable, BATCH, "lab1", "subs", "--out", "out", *argv],
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=tempfile.gettempdir())
+
+    def test_every_bad_option_is_refused_with_a_reason(self):
+        for argv, words in ((["--wait"], "to be used with --slurm"), (["--graders-per-gpu", "0"], "1 or more"),
+                            (["--slurm", "--tasks", "0", "--dry-run"], "--tasks must be"),
+                            (["--slurm", "--emulate", "--gpus-per-task", "2", "--dry-run"], "emulator")):
+            p = self.batch(*argv)
+            self.assertEqual(p.returncode, 2, argv)
+            self.assertIn(words, p.stdout.decode())
+
+
+if __name__ == "__main__":
+    unittest.main(argv=[sys.argv[0], "-v"])
