@@ -43,14 +43,6 @@ def gpu_ids(spec):
     return [g.strip() for g in spec.split(",") if g.strip()]
 
 
-def grader_has_option(grader, option):
-    try:
-        out = subprocess.run([grader, "--help"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=60).stdout
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return option.encode() in out
-
-
 def grade_on_slurm(args, grader, todo, subs, dups, folder, scratch_root, t0):
     """Intake and builds here, on all cores (the build tree and the course's objects are
     here, and building is CPU work the GPU nodes need not do), into RESULTS/.scratch on
@@ -152,10 +144,6 @@ def main(argv=None):
                             "-j", str(args.jobs)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
     if build.returncode != 0:
         print("grade batch: building the course failed:\n" + build.stdout.decode()[-3000:], file=sys.stderr)
-        return 2
-    if backend == "gpu" and args.graders_per_gpu > 1 and not grader_has_option(recipe.grader, "--gpu-lock"):
-        print(f"grade batch: --graders-per-gpu {args.graders_per_gpu} needs a grader with --gpu-lock, which "
-              f"{recipe.grader} has not", file=sys.stderr)
         return 2
 
     skipped = len(subs) - len(todo)

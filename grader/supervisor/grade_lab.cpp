@@ -5,6 +5,7 @@
 
 #include "core/inputs.hpp"
 #include "core/lab_scoring.hpp"
+#include "supervisor/gpu_lock.hpp"
 #include "supervisor/phases.hpp"
 #include "supervisor/session.hpp"
 #include "supervisor/worker_choice.hpp"
@@ -60,13 +61,22 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
             return r;
         }
         std::map<std::string, part_result> results;
-        correctness_phase(s, results);
+        // Only a GPU is shared: correctness and checks side by side, timing alone.
+        const gpu_lock lock(s.gpu() ? opt.gpu_lock : "");
+        {
+            const auto held = lock.shared();
+            correctness_phase(s, results);
+        }
         if (s.gpu()) {
+            const auto held = lock.exclusive();
             timing_phase(s, results);
         } else {
             for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator checks correctness only";
         }
-        checks_phase(s, r, results);
+        {
+            const auto held = lock.shared();
+            checks_phase(s, r, results);
+        }
         for (const auto& meta : s.parts) {
             part_result pr = results[meta.id];
             pr.id = meta.id;

@@ -17,6 +17,8 @@ struct grade_options {
     // "" = what the build recorded beside the worker: <worker>.json (cmake/course_labs.cmake).
     // Batch grading links a worker per submission and names them here.
     std::string student_source, student_object;
+    // --gpu-lock: the file several graders of one GPU share (supervisor/gpu_lock.hpp); "" = none.
+    std::string gpu_lock;
     std::optional<std::uint64_t> seed;
     std::string benchmark_out;
     bool sanitize = false;  // run compute-sanitizer memcheck and racecheck (GPU only)

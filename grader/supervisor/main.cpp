@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
     bool emulate = false, quiet = false, no_color = false, sanitize = false, profile = false, show_output = false;
     std::uint64_t seed = 0;
     outputs out;
-    std::string course_root, progress_dir, build_failure_file, opt_student_source, opt_student_object;
+    std::string course_root, progress_dir, build_failure_file, opt_student_source, opt_student_object, opt_gpu_lock;
     app.add_option("lab", lab, "The lab to grade: " + course::known_labs_text())->required();
     app.add_flag("--emulate", emulate, "Grade correctness on the CPU emulator even if a GPU is present");
     app.add_option("--policy", policy_file, "Policy file merged over the defaults")->check(CLI::ExistingFile);
@@ -77,6 +77,8 @@ int main(int argc, char** argv) {
                    "The graded lab file (default: as the build recorded it beside the worker)");
     app.add_option("--student-object", opt_student_object,
                    "The object compiled from it, for the technique checks (default: as the build recorded it)");
+    app.add_option("--gpu-lock", opt_gpu_lock,
+                   "A lock file that graders sharing this GPU all name: timing waits until it has the GPU alone");
     app.add_flag("--show-output", show_output,
                  "Show what your kernels print (printf) in the correctness runs: the first 200 lines of each part");
     app.add_flag("--quiet", quiet, "No progress lines on stderr");
@@ -114,6 +116,7 @@ int main(int argc, char** argv) {
     opt.force_emulate = emulate;
     opt.student_source = opt_student_source;
     opt.student_object = opt_student_object;
+    opt.gpu_lock = opt_gpu_lock;
     if (*seed_opt) opt.seed = seed;
     opt.benchmark_out = out.benchmark;
     opt.sanitize = sanitize;
