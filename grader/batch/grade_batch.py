@@ -124,7 +124,7 @@ def main(argv=None):
             return 2
         backend = "gpu" if gpus and recipe.has(args.lab, "gpu") else "emulated"
         if backend == "emulated" and not args.emulate:
-            print("grade batch: no GPU: grading correctness only, on the CPU emulator", file=sys.stderr)
+            print("grade batch: no GPU: grading on the CPU emulator (correctness and its counters; no timing)", file=sys.stderr)
     subs = intake.discover(args.submissions)
     dups = intake.duplicates(subs)
     rows = {}

@@ -59,6 +59,13 @@ def check_options(args):
         return "--throttle must be 1 or more"
     if args.tasks is not None and args.tasks < 1:
         return "--tasks must be 1 or more"
+    if args.slurm:
+        # #SBATCH lines are split on whitespace and read % as a pattern: no quoting helps there.
+        path = getattr(args, "out", None) or ""
+        bad = sorted(set(c for c in os.path.abspath(path) if c.isspace() or c in "%\"'\\"))
+        if path and bad:
+            return (f"--out {path}: with --slurm its path may not hold {' '.join(repr(c) for c in bad)} "
+                    "(the #SBATCH lines of Slurm's job scripts cannot quote them); pick another folder")
     if args.wait and args.dry_run:
         return "--wait and --dry-run: a dry run submits nothing to wait for"
     if args.slurm and not args.dry_run and shutil.which("sbatch") is None:
@@ -72,9 +79,13 @@ def gpus_per_task(args):
     return 1 if args.gpus_per_task is None else args.gpus_per_task
 
 
-def task_minutes(time_per_submission, shard_size):
-    """A task's --time in whole minutes: its submissions' time and a margin."""
-    return int(-(-time_per_submission * shard_size // 1)) + MARGIN_MINUTES
+def task_minutes(time_per_submission, shard_size, grade_timeout_seconds=0):
+    """A task's --time in whole minutes: its submissions' time and a margin, and never less
+    than one grading may take (--grade-timeout), or a slow submission would hit Slurm's
+    limit on every rerun instead of its own."""
+    planned = int(-(-time_per_submission * shard_size // 1))
+    longest = int(-(-grade_timeout_seconds // 60))
+    return max(planned, longest) + MARGIN_MINUTES
 
 
 def array_script(run_dir, lab, shard_sizes, args):
@@ -83,10 +94,11 @@ def array_script(run_dir, lab, shard_sizes, args):
     # Emulated grading is one CPU per grader; on a GPU, a grader and its worker per slot.
     cpus = 2 * args.graders_per_gpu * gpus if gpus else 1
     spec = f"0-{len(shard_sizes) - 1}" + (f"%{args.throttle}" if args.throttle else "")
+    minutes = task_minutes(args.time_per_submission, max(shard_sizes), getattr(args, "grade_timeout", 0))
     lines = ["#!/bin/bash",
              f"#SBATCH --job-name=grade-{lab}",
              f"#SBATCH --array={spec}",
-             f"#SBATCH --time={task_minutes(args.time_per_submission, max(shard_sizes))}",
+             f"#SBATCH --time={minutes}",
              f"#SBATCH --cpus-per-task={cpus}",
              f"#SBATCH --chdir={run_dir}",
              f"#SBATCH --output={run_dir}/task-%a.out"]

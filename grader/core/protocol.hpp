@@ -161,10 +161,14 @@ struct part_correctness_event {
     std::optional<std::uint64_t> warp_shuffles;  // the emulator's count for the part's kernel
 };
 
+// After every part's cases when counters are asked for, whatever happened: it closes the
+// part. `error` says why there are no counters, or that the student's traced run gave a
+// wrong result (a kernel that behaves only when it is not watched fails its checks).
 struct counters_event {
     static constexpr const char* event = "counters";
     std::string part, problem;
     std::vector<version_counters> versions;
+    std::string error;
 };
 
 struct timing_begin_event {
@@ -248,7 +252,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(case_begin_event, part, input, size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(case_end_event, record)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(part_correctness_event, part, passed, cases, failed, sticky, warp_shuffles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_begin_event, part)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_event, part, problem, versions)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_event, part, problem, versions, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_kernel, role, kernel, ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_event, part, problem, bytes, kernels, copy_gbps, peak_gbps, recheck,
                                    benchmark)

@@ -230,7 +230,7 @@ std::string summary_line(const lab_result& r) {
         return fmt::format("{}: {} (not correct: part {}{})", r.lab, score, wrong, failed.empty() ? "" : "; " + failed);
     const std::string verdict = failed.empty() ? "correct" : failed;
     if (r.backend != "gpu")
-        return fmt::format("{}: {} ({}; correctness only: timing needs a GPU)", r.lab, score, verdict);
+        return fmt::format("{}: {} ({}; on the CPU emulator: timing needs a GPU)", r.lab, score, verdict);
     std::string perf;
     for (const auto& part : r.parts) {
         const auto& t = part.timing;

@@ -158,7 +158,8 @@ void to_json(nlohmann::json& j, const part_result& r) {
          {"max_points", r.max_points()},
          {"penalty", to_string(r.penalty)},
          {"penalty_reason", r.penalty_reason}};
-    if (!r.counters.empty()) j["counters"] = {{"problem", r.counters_problem}, {"versions", r.counters}};
+    if (!r.counters.empty() || !r.counters_error.empty())
+        j["counters"] = {{"problem", r.counters_problem}, {"versions", r.counters}, {"error", r.counters_error}};
 }
 
 void to_json(nlohmann::json& j, const lab_result& r) {

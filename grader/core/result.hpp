@@ -127,6 +127,7 @@ struct part_result {
     // one input (`counters_problem`), which its technique checks read; empty on a GPU.
     std::vector<version_counters> counters;
     std::string counters_problem;
+    std::string counters_error;  // why there are none, or the student's traced run was wrong
     double score() const { return correctness_points + performance_points; }
     double max_points() const { return correctness_max + performance_max; }
 };

@@ -35,9 +35,14 @@ public:
             if (k.kind == token::identifier) {
                 if (is(k, "asm") || is(k, "__asm") || is(k, "__asm__")) {
                     add(k.line, "inline assembly is not allowed in lab files");
-                } else if (k.text.compare(0, 7, "__tsan_") == 0) {
+                } else if (k.text.find("__tsan_") != std::string::npos) {
+                    // Anywhere in the name: gcc also declares __builtin___tsan_write4 and the like.
                     add(k.line, "kernels.cu names `" + k.text +
                                     "`, a callback of the emulator's memory tracing: lab files may not call it");
+                } else if (is(k, "g_current")) {
+                    // No macro of the emulator expands to it: only a file that tampers with the
+                    // emulator's idea of the running thread (and so with its race checks) names it.
+                    add(k.line, "kernels.cu names the emulator's `g_current`: lab files may not touch the emulator's state");
                 } else if (is(k, "exit")) {
                     add(k.line, "kernels.cu calls `exit`: kernels may call only device code and the CUDA built-ins");
                 } else if (is(k, "goto") && i + 1 < t.size() && is(t[i + 1], "*")) {

@@ -37,7 +37,8 @@ std::string to_string(check_penalty p) {
 }
 
 check_penalty penalty_of(const std::string& failed_check, bool performance_awarded) {
-    if (failed_check == "no_libraries" || failed_check == "races" || failed_check == "initcheck") return check_penalty::everything;
+    if (failed_check == "no_libraries" || failed_check == "races" || failed_check == "initcheck" ||
+        failed_check == "traced_run") return check_penalty::everything;
     // Where no performance points are given (the CPU emulator), taking them would leave a
     // failed technique invisible in the score: the part's points go instead.
     return performance_awarded ? check_penalty::performance : check_penalty::everything;

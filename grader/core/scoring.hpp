@@ -21,7 +21,8 @@ std::string to_string(perf_verdict v);
 //  - everything: the work is not the student's own or not sound, so the part earns
 //    nothing, like a wrong result: no_libraries (a library reduction; it costs every part
 //    of the lab), races (a shared-memory race that the tests happened to miss) and
-//    initcheck (a read of shared memory no thread wrote: the emulator finds it);
+//    initcheck (a read of shared memory no thread wrote: the emulator finds it) and
+//    traced_run (the emulator's counted run of a correct kernel gave a wrong result or failed);
 //  - performance: the kernel is right but its speed does not come from the technique the
 //    lab teaches, so it keeps its correctness points and loses its performance points:
 //    uses_shuffle and bank_wavefronts (and any check not named above).

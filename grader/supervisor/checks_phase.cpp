@@ -49,6 +49,7 @@ void emulated_checks(const session& s, const part_info& p, std::vector<check_res
                      const part_result& result) {
     const lab_policy& lp = s.lab();
     const std::string& id = p.id;
+    for (auto& c : traced_run_check(result)) checks.push_back(c);
     for (auto& c : hazard_checks(result, p.kernel)) checks.push_back(c);
     std::vector<std::string> names;
     if (listed(lp.checks, "bank_wavefronts")) names.push_back("bank_wavefronts");

@@ -60,7 +60,9 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
             r.parts = which;
             return correctness_job_of(r);
         },
-        {part_correctness_event::event},
+        // With counters (the emulator), the part ends with its counters event: a worker that
+        // dies in the traced runs is then blamed on this part, not the next.
+        {request.counters ? counters_event::event : part_correctness_event::event},
         [&](const nlohmann::json& ev) {
             if (is_event<case_end_event>(ev)) {
                 case_record rec = ev.get<case_end_event>().record;
@@ -75,6 +77,8 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                             message = place_code(message, [&](const std::string& hex) { return lab_file_line(s, hex); });
                 results[counted.part].counters = std::move(counted.versions);
                 results[counted.part].counters_problem = counted.problem;
+                results[counted.part].counters_error = place_code(
+                    counted.error, [&](const std::string& hex) { return lab_file_line(s, hex); });
             } else if (is_event<part_correctness_event>(ev)) {
                 const auto verdict = ev.get<part_correctness_event>();
                 auto& c = results[verdict.part].correctness;

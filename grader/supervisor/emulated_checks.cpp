@@ -52,6 +52,14 @@ shared_traffic traffic_of(const version_counters& v) {
 
 }  // namespace
 
+std::vector<check_result> traced_run_check(const part_result& part) {
+    if (part.correctness.status != correctness_status::passed) return {};
+    if (!part.counters_error.empty()) return {{"traced_run", check_status::failed, part.counters_error}};
+    if (version(part, "student") == nullptr)
+        return {{"traced_run", check_status::failed, "the emulator's traced run of your kernel left no counters"}};
+    return {};
+}
+
 std::vector<check_result> hazard_checks(const part_result& part, const std::string& kernel) {
     std::vector<check_result> out;
     const version_counters* yours = version(part, "student");

@@ -8,6 +8,11 @@
 
 namespace course {
 
+// traced_run: a part whose cases passed must also give a right result in its traced run
+// and have counters; otherwise the counters could not be trusted and the part fails.
+// Empty when the part has counters from a right run, or its cases failed anyway.
+std::vector<check_result> traced_run_check(const part_result& part);
+
 // races and initcheck from the hazards the emulator found in the student's version
 // (either fails: a race or a read of unwritten shared memory is a bug whatever the sum).
 std::vector<check_result> hazard_checks(const part_result& part, const std::string& kernel);

@@ -61,7 +61,7 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
             return r;
         }
         std::map<std::string, part_result> results;
-        // Only a GPU is shared: correctness and checks side by side, timing alone.
+        // Only a GPU is shared: correctness runs side by side; timing and the tools alone.
         const gpu_lock lock(s.gpu() ? opt.gpu_lock : "");
         {
             const auto held = lock.shared();
@@ -71,10 +71,11 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
             const auto held = lock.exclusive();
             timing_phase(s, results);
         } else {
-            for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator checks correctness only";
+            for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator cannot time kernels (its counters below stand in)";
         }
         {
-            const auto held = lock.shared();
+            // Exclusive too: Nsight Compute and compute-sanitizer need the GPU to themselves.
+            const auto held = lock.exclusive();
             checks_phase(s, r, results);
         }
         for (const auto& meta : s.parts) {

@@ -118,8 +118,8 @@ std::string choose_worker(session& s, lab_result& r) {
         if (!found.error.empty()) return "the CPU emulation grader failed to start: " + found.error;
         s.worker = emulated;
         s.backend = "emulated";
-        r.notes.push_back("Grading correctness only, on the CPU emulator (" + why_not_gpu +
-                          "); timing needs an NVIDIA GPU.");
+        r.notes.push_back("Grading on the CPU emulator (" + why_not_gpu +
+                          "): correctness, and the technique from its counters; timing needs an NVIDIA GPU.");
     }
     r.backend = s.backend;
     r.device = found.hello.device.name.empty() ? "unknown device" : found.hello.device.name;

@@ -71,7 +71,7 @@ TEST_CASE("a hello names the parts with their kernels") {
 }
 
 TEST_CASE("the emulator's counters travel by version") {
-    counters_event counted{"B", "n=65536", {}};
+    counters_event counted{"B", "n=65536", {}, ""};
     version_counters yours;
     yours.version = "student";
     yours.kernel = "reduce_sequential";

@@ -58,7 +58,7 @@ TEST_CASE("summary line") {
     r.parts.pop_back();
     CHECK(summary_line(r) == "lab3: 87/100 (correct; 4.10x vs naive, target 4.00x)");
     r.backend = "emulated";
-    CHECK(summary_line(r) == "lab3: 87/100 (correct; correctness only: timing needs a GPU)");
+    CHECK(summary_line(r) == "lab3: 87/100 (correct; on the CPU emulator: timing needs a GPU)");
 }
 
 TEST_CASE("the text report has no colour codes unless asked") {
@@ -132,7 +132,7 @@ TEST_CASE("a failed check and what it cost show, with its message, in every repo
     a.correctness_points = 0;
     r.score = 0;
     r.max_score = 30;
-    CHECK(summary_line(r) == "lab3: 0/30 (failed check: no_libraries; correctness only: timing needs a GPU)");
+    CHECK(summary_line(r) == "lab3: 0/30 (failed check: no_libraries; on the CPU emulator: timing needs a GPU)");
 
     const std::string text = render_text(r, false);
     CHECK(text.find("   no_libraries     FAILED  " + why) != std::string::npos);

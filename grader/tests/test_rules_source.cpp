@@ -186,6 +186,8 @@ TEST_CASE("preprocessed: nothing may hide from or forge the emulator's memory tr
                             "__attribute__((__no_sanitize__(\"thread\"), always_inline)) inline void c() {}\n"
                             "extern \"C\" void __tsan_read4(void*);\n"
                             "void d(float* p) { __tsan_read4(p); }\n"
+                            "void e(float* p) { __builtin___tsan_write4(p); }\n"
+                            "void f() { ::emu::detail::g_current = nullptr; }\n"
                             "}\n";
     const std::string hides = "))` is not allowed in lab files: it hides the kernel's memory accesses from the "
                               "emulator's checks";
@@ -193,7 +195,10 @@ TEST_CASE("preprocessed: nothing may hide from or forge the emulator's memory tr
     CHECK(messages(scan_preprocessed(pre, student, "lab3_student")) ==
           std::vector<std::string>{"2: `__attribute__((no_sanitize" + hides, "3: `__attribute__((no_sanitize_thread" + hides,
                                    "4: `__attribute__((no_sanitize" + hides, "5: kernels.cu names `__tsan_read4" + names,
-                                   "6: kernels.cu names `__tsan_read4" + names});
+                                   "6: kernels.cu names `__tsan_read4" + names,
+                                   "7: kernels.cu names `__builtin___tsan_write4" + names,
+                                   "8: kernels.cu names the emulator's `g_current`: lab files may not touch the "
+                                   "emulator's state"});
 }
 
 TEST_CASE("preprocessed: a raw string cannot hide lines behind a fake line marker") {

@@ -48,15 +48,15 @@ struct tracing_on {
 
 }  // namespace
 
-counters_event count_versions(const part* const versions[3], const counters_request& request, std::uint64_t seed) {
+counters_event count_versions(const part* const versions[3], const counters_request& request, std::uint64_t seed,
+                              double tolerance_c) {
     const part& student = *versions[2];
     problem_size size;
     size.n = request.n;
     size.records = request.records;
     if (!parse_shape(request.shape, size.rows, size.cols)) throw std::invalid_argument("bad shape " + request.shape);
-    // Nothing is checked here (the correctness cases did that), so the tolerance is unused.
-    const auto prob = make_problem(student.kind, size, versions, seed, 1.0);
-    counters_event out{student.id, prob->label(), {}};
+    const auto prob = make_problem(student.kind, size, versions, seed, tolerance_c);
+    counters_event out{student.id, prob->label(), {}, ""};
     for (int k = 0; k < 3; ++k) {
         prob->prepare_run();
         emu::reset_launch_stats();
@@ -66,6 +66,14 @@ counters_event count_versions(const part* const versions[3], const counters_requ
             CUDA_CHECK(cudaDeviceSynchronize());
         }
         out.versions.push_back(summed(version_names[k], versions[k]->kernel));
+        if (k == 2) {
+            const case_record rec = prob->check_last(*versions[k]);
+            if (!rec.ok)
+                out.error = "your kernel gave a wrong result in the traced run (" + prob->label() + "): " +
+                            (rec.detail.empty() ? "expected " + std::to_string(rec.expected) + ", got " +
+                                                      std::to_string(rec.got)
+                                                : rec.detail);
+        }
     }
     emu::reset_launch_stats();
     return out;

@@ -76,17 +76,26 @@ std::vector<const part*> select_parts(const lab_parts& parts, const std::vector<
 using versions_of_part = std::function<std::array<const part*, 3>(const part&)>;
 
 #if defined(COURSE_EMULATE)
-// After a part's cases: its versions counted in one traced run each. A kernel that faults
-// or hangs there has already failed its cases; its counters are left out.
+// After a part's cases: its versions counted in one traced run each. It always answers
+// with a counters event, which closes the part: with the reason when there are none.
 void emit_counters(const part& p, const versions_of_part& versions_of, const counters_request& request,
-                   std::uint64_t seed) {
+                   std::uint64_t seed, double tolerance_c, bool sticky) {
     const auto versions = versions_of(p);
-    if (!versions[0] || !versions[1]) return;
-    try {
-        events().emit(count_versions(versions.data(), request, seed));
-    } catch (const std::exception&) {
-        emu::reset_launch_stats();
+    counters_event none{p.id, "", {}, ""};
+    if (sticky) {
+        none.error = "not counted: the part's cases ended with an error that leaves nothing to run on";
+    } else if (!versions[0] || !versions[1]) {
+        none.error = "not counted: the part has no reference";
+    } else {
+        try {
+            events().emit(count_versions(versions.data(), request, seed, tolerance_c));
+            return;
+        } catch (const std::exception& e) {
+            none.error = std::string("the traced run of your kernel failed: ") + e.what();
+        }
     }
+    emu::reset_launch_stats();
+    events().emit(none);
 }
 #endif
 
@@ -107,13 +116,13 @@ int run_correctness_phase(const std::vector<const part*>& parts, correctness_job
         verdict.warp_shuffles = it == stats.end() ? 0 : it->second.warp_shuffles;
 #endif
         events().emit(verdict);
-        if (s.sticky) return exit_sticky;
 #if defined(COURSE_EMULATE)
-        if (counters) emit_counters(*p, versions_of, *counters, job.seed);
+        if (counters) emit_counters(*p, versions_of, *counters, job.seed, job.tolerance_c, s.sticky);
 #else
         (void)counters;
         (void)versions_of;
 #endif
+        if (s.sticky) return exit_sticky;
     }
     return exit_ok;
 }

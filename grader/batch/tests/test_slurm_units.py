@@ -65,6 +65,20 @@ class JobScripts(unittest.TestCase):
             self.assertIn(line + "\n", text)
         self.assertIn('slurm_task.py /r/.slurm/run-1 "$SLURM_ARRAY_TASK_ID"', text)
 
+    def test_time_covers_one_whole_grading(self):
+        # 2 submissions of 1 minute, but one grading may take 30: Slurm must not stop it first.
+        self.assertEqual(slurm_submit.task_minutes(1, 2, 1800), 35)
+        self.assertEqual(slurm_submit.task_minutes(1.5, 8, 60), 17)
+
+    def test_results_path_that_sbatch_cannot_read_is_refused(self):
+        args = options("--dry-run")
+        args.out = "/tmp/class results%1"
+        problem = slurm_submit.check_options(args)
+        self.assertIsNotNone(problem)
+        self.assertIn("may not hold ' ' '%'", problem)
+        args.out = "/tmp/class_results"
+        self.assertIsNone(slurm_submit.check_options(args))
+
     def test_emulated_array_asks_no_gpu(self):
         text = slurm_submit.array_script("/r", "lab1", [3], options("--emulate"))
         self.assertNotIn("--gres", text)
