@@ -43,14 +43,16 @@ def gpu_ids(spec):
     return [g.strip() for g in spec.split(",") if g.strip()]
 
 
-def grade_on_slurm(args, grader, todo, subs, dups, folder, scratch_root, t0):
+def grade_on_slurm(args, grader, todo, subs, dups, folder, t0):
     """Intake and builds here, on all cores (the build tree and the course's objects are
-    here, and building is CPU work the GPU nodes need not do), into RESULTS/.scratch on
-    the shared filesystem; then one Slurm array grades what was built."""
+    here, and building is CPU work the GPU nodes need not do), into the run's own scratch
+    folder on the shared filesystem (RESULTS/.slurm/run-<n>/scratch: a later run, or its
+    merge, never touches another's); then one Slurm array grades what was built."""
+    run_dir = shard.new_run_dir(args.out)
+    scratch_root = os.path.join(run_dir, "scratch")
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         built = list(pool.map(lambda s: (s, grader.prepare(s, folder, scratch_root, dups.get(s.name))), todo))
     built = [{"name": s.name, "student_id": s.student_id, "built": grade_one.built_to_json(b)} for s, b in built if b]
-    run_dir = shard.new_run_dir(args.out)
     manifest = {"lab": args.lab, "backend": grader.backend, "grader": grader.grader, "policy": grader.policy,
                 "grade_timeout": args.grade_timeout, "out": os.path.abspath(args.out),
                 "graders_per_gpu": args.graders_per_gpu, "started": t0, "todo": len(todo),
@@ -160,7 +162,7 @@ def main(argv=None):
     scratch_root = os.path.join(args.out, ".scratch")
     t0 = time.time()
     if args.slurm:
-        return grade_on_slurm(args, grader, todo, subs, dups, folder, scratch_root, t0)
+        return grade_on_slurm(args, grader, todo, subs, dups, folder, t0)
 
     # One grading thread per GPU (performance is never measured by two workers on one GPU),
     # or --graders-per-gpu of them sharing its lock; emulated grading uses every core.

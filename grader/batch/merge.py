@@ -93,8 +93,9 @@ def merge(run_dir, env=None, quiet=False):
         print(line)
     if missing:
         print(f"{missing} submission(s) without a result: run the same command again to grade them")
-    # Every task has ended: the built workers are not needed any more (a rerun builds again).
-    shutil.rmtree(os.path.join(out, ".scratch"), ignore_errors=True)
+    # Every task of this run has ended: its built workers are not needed any more (a rerun
+    # builds again, into its own run folder).
+    shutil.rmtree(os.path.join(run_dir, "scratch"), ignore_errors=True)
     print(f"gradebook: {os.path.join(out, 'gradebook.csv')}")
     plot = os.path.join(ROOT, "scripts", "plot_class.py")
     if os.path.exists(plot):

@@ -126,7 +126,7 @@ class SlurmMatchesLocal(unittest.TestCase):
                 self.assertIn(f"slurm_task {array}_{i}", f.read())
         self.assertIn(f"submitted array job {array}", self.slurm_run.stdout.decode())
         self.assertTrue(os.path.getsize(os.path.join(self.slurm, "class_scores.png")) > 0)
-        self.assertFalse(os.path.exists(os.path.join(self.slurm, ".scratch")))
+        self.assertFalse(os.path.exists(os.path.join(run, "scratch")))  # the merge removed its own run's builds
 
 
 class CancelledTask(unittest.TestCase):
