@@ -71,6 +71,7 @@ void run_case(const std::string& input, const std::string& size, std::uint64_t n
     events().emit(case_end_event{rec});
     ++g_summary.cases;
     if (!rec.ok) ++g_summary.failed;
+    g_summary.hung = g_summary.hung || rec.timed_out;
     CHECK_MESSAGE(rec.ok, p.id << " " << input << " " << size << ": " << rec.detail);
     // A sticky error leaves nothing to run on; a kernel that hung once will hang again.
     if (g_summary.sticky || rec.timed_out) throw sticky_abort{};

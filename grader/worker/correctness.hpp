@@ -23,6 +23,7 @@ struct correctness_summary {
     int failed = 0;
     bool passed = false;  // doctest's verdict over every assertion of the part
     bool sticky = false;  // a sticky CUDA error ended the run: the context is unusable
+    bool hung = false;    // a case was stopped by the emulator's watchdog (it would hang again)
 };
 
 // Runs the part's doctest suite (the test cases named after its kind) and emits a

@@ -79,11 +79,13 @@ using versions_of_part = std::function<std::array<const part*, 3>(const part&)>;
 // After a part's cases: its versions counted in one traced run each. It always answers
 // with a counters event, which closes the part: with the reason when there are none.
 void emit_counters(const part& p, const versions_of_part& versions_of, const counters_request& request,
-                   std::uint64_t seed, double tolerance_c, bool sticky) {
+                   std::uint64_t seed, double tolerance_c, const correctness_summary& cases) {
     const auto versions = versions_of(p);
     counters_event none{p.id, "", {}, ""};
-    if (sticky) {
+    if (cases.sticky) {
         none.error = "not counted: the part's cases ended with an error that leaves nothing to run on";
+    } else if (cases.hung) {
+        none.error = "not counted: a case of the part hung, and a traced run would hang again";
     } else if (!versions[0] || !versions[1]) {
         none.error = "not counted: the part has no reference";
     } else {
@@ -117,7 +119,7 @@ int run_correctness_phase(const std::vector<const part*>& parts, correctness_job
 #endif
         events().emit(verdict);
 #if defined(COURSE_EMULATE)
-        if (counters) emit_counters(*p, versions_of, *counters, job.seed, job.tolerance_c, s.sticky);
+        if (counters) emit_counters(*p, versions_of, *counters, job.seed, job.tolerance_c, s);
 #else
         (void)counters;
         (void)versions_of;
