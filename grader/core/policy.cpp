@@ -82,6 +82,8 @@ policy parse_policy(const nlohmann::json& doc) {
     read(c, "record_sizes_emulated", p.record_sizes_emulated, "correctness");
     read(c, "shapes", p.shapes, "correctness");
     read(c, "shapes_emulated", p.shapes_emulated, "correctness");
+    read(c, "large_sizes_emulated", p.large_sizes_emulated, "correctness");
+    read(c, "large_record_sizes_emulated", p.large_record_sizes_emulated, "correctness");
     read(c, "case_timeout_seconds", p.case_timeout_seconds, "correctness");
     const auto& t = doc.value("timing", nlohmann::json::object());
     read(t, "reduction_n", p.reduction_n, "timing");

@@ -51,6 +51,7 @@ struct policy {
     std::vector<std::string> reduction_inputs;
     std::vector<std::size_t> sizes;
     std::vector<std::size_t> sizes_emulated;
+    std::vector<std::size_t> large_sizes_emulated, large_record_sizes_emulated;  // one random case each
     std::vector<std::size_t> record_sizes;
     std::vector<std::size_t> record_sizes_emulated;
     std::vector<std::string> shapes;

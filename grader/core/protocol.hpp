@@ -60,6 +60,9 @@ struct correctness_request {
     std::vector<std::string> inputs;  // reduction input kinds (core/inputs.hpp)
     std::vector<std::uint64_t> sizes, record_sizes;
     std::vector<std::string> shapes;  // "RxC"
+    // One random case each, after the others: sizes too large for every input kind on the
+    // emulator, there so that a kernel that drops the tail of a large input fails.
+    std::vector<std::uint64_t> large_sizes, large_record_sizes;
     std::optional<counters_request> counters;  // the emulator: after each part's cases
 };
 
@@ -236,7 +239,7 @@ std::optional<sandbox_mode> parse_sandbox_mode(const std::string& name);
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_request, n, records, shape)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_request, parts, seed, tolerance_c, inputs, sizes, record_sizes, shapes,
-                                   counters)
+                                   large_sizes, large_record_sizes, counters)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_request, parts, seed, tolerance_c, n, shape, records, rounds, warmup,
                                    flush_bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(profile_request, part, version, seed)

@@ -37,7 +37,11 @@ correctness_request request_of(const session& s) {
     r.sizes.assign(sizes.begin(), sizes.end());
     r.record_sizes.assign(record_sizes.begin(), record_sizes.end());
     r.shapes = emulated ? s.pol.shapes_emulated : s.pol.shapes;
-    if (emulated) r.counters = s.pol.emulated_counters;
+    if (emulated) {
+        r.large_sizes.assign(s.pol.large_sizes_emulated.begin(), s.pol.large_sizes_emulated.end());
+        r.large_record_sizes.assign(s.pol.large_record_sizes_emulated.begin(), s.pol.large_record_sizes_emulated.end());
+        r.counters = s.pol.emulated_counters;
+    }
     return r;
 }
 

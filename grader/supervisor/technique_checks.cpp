@@ -271,7 +271,8 @@ check_result check_sanitize(const std::string& worker, const std::string& part_i
     int total = 0;
     for (const char* which : {"memcheck", "racecheck"}) {
         // A few sizes around the block and warp edges: the tools are slow.
-        const correctness_request request{{part_id}, seed, tolerance_c, {"random", "ones"}, {1, 33, 257, 4097}, {}, {}, std::nullopt};
+        const correctness_request request{
+            {part_id}, seed, tolerance_c, {"random", "ones"}, {1, 33, 257, 4097}, {}, {}, {}, {}, std::nullopt};
         std::vector<std::string> argv = {tool, "--tool", which, "--print-limit", "10"};
         for (auto& a : worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed))) argv.push_back(a);
         const worker_run run = run_tool(argv, 600);

@@ -5,7 +5,7 @@
 using namespace course;
 
 TEST_CASE("a job travels as JSON and back unchanged") {
-    const correctness_request request{{"A", "B"}, 7, 3.0, {"random", "ones"}, {1, 33}, {5}, {"31x33"}, counters_request{65536, 1024, "64x64"}};
+    const correctness_request request{{"A", "B"}, 7, 3.0, {"random", "ones"}, {1, 33}, {5}, {"31x33"}, {4194311}, {}, counters_request{65536, 1024, "64x64"}};
     const worker_job job = correctness_job_of(request, sandbox_mode::relaxed);
     const nlohmann::json wire = job;
     CHECK(wire.at("command") == "correctness");
@@ -83,7 +83,7 @@ TEST_CASE("the emulator's counters travel by version") {
     REQUIRE(back.versions.size() == 1);
     CHECK(back.versions[0].shared_load_wavefronts == 2048);
     CHECK(back.versions[0].races.size() == 1);
-    const worker_job job = nlohmann::json(correctness_job_of({{"A"}, 1, 3.0, {"random"}, {33}, {}, {},
+    const worker_job job = nlohmann::json(correctness_job_of({{"A"}, 1, 3.0, {"random"}, {33}, {}, {}, {}, {},
                                                                counters_request{65536, 1024, "64x64"}}))
                                .get<worker_job>();
     REQUIRE(job.correctness->counters);

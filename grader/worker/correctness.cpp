@@ -128,7 +128,7 @@ void random_and_changed_cases(const part& p, std::size_t n, const std::string& s
     });
 }
 
-void reduction_cases(const std::vector<std::size_t>& sizes) {
+void reduction_cases(const std::vector<std::size_t>& sizes, const std::vector<std::size_t>& large) {
     for (const auto kind : g_job->inputs) {
         for (const std::size_t n : sizes) {
             const std::string size = "n=" + std::to_string(n);
@@ -140,6 +140,11 @@ void reduction_cases(const std::vector<std::size_t>& sizes) {
                 return run_reduction_case(*g_job->target, kind, n, g_job->seed, g_job->tolerance_c);
             });
         }
+    }
+    for (const std::size_t n : large) {
+        run_case(to_string(input_kind::random), "n=" + std::to_string(n), n, [&] {
+            return run_reduction_case(*g_job->target, input_kind::random, n, g_job->seed, g_job->tolerance_c);
+        });
     }
 }
 
@@ -165,9 +170,9 @@ DOCTEST_REGISTER_REPORTER("course_quiet", 0, course::quiet_reporter);
 
 using course::g_job;
 
-TEST_CASE("reduction") { course::reduction_cases(g_job->sizes); }
+TEST_CASE("reduction") { course::reduction_cases(g_job->sizes, g_job->large_sizes); }
 
-TEST_CASE("record_sums") { course::reduction_cases(g_job->record_sizes); }
+TEST_CASE("record_sums") { course::reduction_cases(g_job->record_sizes, g_job->large_record_sizes); }
 
 TEST_CASE("transpose") {
     // Random values, and each element's own index: with the index, a wrong element says

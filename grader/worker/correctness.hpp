@@ -13,6 +13,7 @@ struct correctness_job {
     std::vector<std::size_t> sizes;         // reductions
     std::vector<std::size_t> record_sizes;  // record sums
     std::vector<std::string> shapes;  // matrices, "RxC"
+    std::vector<std::size_t> large_sizes, large_record_sizes;  // one random case each
     std::vector<input_kind> inputs;   // reduction inputs
     std::uint64_t seed = 0;
     double tolerance_c = 0;

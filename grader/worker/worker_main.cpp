@@ -160,6 +160,8 @@ correctness_job correctness_job_from(const correctness_request& request) {
     job.sizes.assign(request.sizes.begin(), request.sizes.end());
     job.record_sizes.assign(request.record_sizes.begin(), request.record_sizes.end());
     job.shapes = request.shapes;
+    job.large_sizes.assign(request.large_sizes.begin(), request.large_sizes.end());
+    job.large_record_sizes.assign(request.large_record_sizes.begin(), request.large_record_sizes.end());
     for (const auto& name : request.inputs) {
         const auto kind = parse_input_kind(name);
         if (!kind) throw std::invalid_argument("unknown input kind " + name);
