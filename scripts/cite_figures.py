@@ -31,12 +31,12 @@ unknown benchmark or is malformed, or a file cannot be read.
 """
 import argparse
 import glob
-import json
 import os
 import re
 import shutil
 import sys
 
+import bench_medians
 import labs_manifest
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -57,20 +57,8 @@ class SpecError(ValueError):
 
 def load_results(path):
     """Returns {(key, size): {"group", "us", "gbps"}} from the median aggregates of PATH."""
-    with open(path) as f:
-        doc = json.load(f)
-    results = {}
-    for b in doc.get("benchmarks", []):
-        if b.get("aggregate_name", "median") != "median":
-            continue
-        # "group/key/size", to which Google Benchmark appends "/iterations:1/repeats:21/...".
-        parts = b.get("run_name", b.get("name", "")).split("/")
-        if len(parts) < 3 or not parts[2].isdigit():
-            continue
-        scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b.get("time_unit", "us")]
-        results[(parts[1], int(parts[2]))] = {"group": parts[0], "us": b["real_time"] * scale,
-                                              "gbps": b.get("bytes_per_second", 0.0) / 1e9}
-    return results
+    return {(key, size): {"group": group, "us": row["us"], "gbps": row["gbps"]}
+            for group, key, size, row in bench_medians.load(path)[1]}
 
 
 def _size(text):

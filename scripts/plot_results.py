@@ -10,10 +10,10 @@ and draws, as PNG and SVG:
     scripts/plot_results.py bench/results/nvidia-h200.json --out docs/images
 """
 import argparse
-import json
 import math
 import sys
 
+import bench_medians
 import labs_manifest
 from plot_style import PALETTE, plt, save
 
@@ -26,27 +26,13 @@ TRANSPOSES = [("transpose_naive", "naive"), ("lab5.B.unpadded", "tile[32][32]"),
 
 def load(path):
     """Returns (context, {(group, key, size): {"us", "gbps", "x_naive", "pct_roof", "label"}})."""
-    with open(path) as f:
-        doc = json.load(f)
-    results = {}
-    for b in doc.get("benchmarks", []):
-        if b.get("aggregate_name", "median") != "median":
-            continue
-        # "group/key/size", to which Google Benchmark appends its own settings
-        # ("/iterations:1/repeats:21/manual_time").
-        parts = b.get("run_name", b["name"]).split("/")
-        if len(parts) < 3 or not parts[2].isdigit():
-            continue
-        group, key, size = parts[0], parts[1], int(parts[2])
-        scale = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}[b.get("time_unit", "us")]
-        results[(group, key, size)] = {
-            "us": b["real_time"] * scale,
-            "gbps": b.get("bytes_per_second", 0.0) / 1e9,
-            "x_naive": b.get("x_naive", float("nan")),
-            "pct_roof": b.get("pct_of_copy_roof", float("nan")),
-            "label": b.get("label", key),
-        }
-    return doc.get("context", {}), results
+    context, rows = bench_medians.load(path)
+    results = {(group, key, size): {"us": row["us"], "gbps": row["gbps"],
+                                    "x_naive": row.get("x_naive", float("nan")),
+                                    "pct_roof": row.get("pct_of_copy_roof", float("nan")),
+                                    "label": row.get("label", key)}
+               for group, key, size, row in rows}
+    return context, results
 
 
 def extract(context, results):
