@@ -40,6 +40,9 @@ void race_checks(const session& s, std::map<std::string, part_result>& results) 
     options.cases.inputs = s.pol.race_check_inputs;
     options.cases.sizes.assign(s.pol.race_check_sizes.begin(), s.pol.race_check_sizes.end());
     options.timeout_seconds = s.pol.race_check_timeout_seconds;
+    // compute-sanitizer checks what the kernels do, not how fast: other graders' correctness
+    // runs may share the GPU meanwhile.
+    const auto held = s.lock().shared();
     for (auto& [id, check] : check_races(s.worker, targets, options, true)) results[id].checks.push_back(check);
 }
 
@@ -77,11 +80,15 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
             emulated_checks(s, p, checks, results[p.id]);
         } else if (wanted("bank_wavefronts") || s.opt.profile) {
             s.say("Nsight Compute counters: part " + p.id);
+            // Alone on the GPU: Nsight Compute fixes the clocks and replays the kernel, and
+            // another grader's kernels would run at those clocks, or in its counters.
+            const auto held = s.lock().exclusive();
             checks.push_back(check_bank_wavefronts(s.worker, p.id, s.seed, lp.max_wavefronts_per_request,
                                                    wanted("bank_wavefronts"), s.gpu()));
         }
         if (s.opt.sanitize) {
             s.say("compute-sanitizer: part " + p.id);
+            const auto held = s.lock().shared();
             checks.push_back(check_sanitize(s.worker, p.id, s.seed, s.pol.tolerance_c, s.gpu()));
         }
     }

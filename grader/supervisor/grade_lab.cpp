@@ -5,7 +5,6 @@
 
 #include "core/inputs.hpp"
 #include "core/lab_scoring.hpp"
-#include "supervisor/gpu_lock.hpp"
 #include "supervisor/phases.hpp"
 #include "supervisor/session.hpp"
 #include "supervisor/worker_choice.hpp"
@@ -61,23 +60,19 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
             return r;
         }
         std::map<std::string, part_result> results;
-        // Only a GPU is shared: correctness runs side by side; timing and the tools alone.
-        const gpu_lock lock(s.gpu() ? opt.gpu_lock : "");
+        // Only a GPU is shared: correctness runs side by side with other graders'; timing
+        // (and Nsight Compute, in the checks phase) have it to themselves.
         {
-            const auto held = lock.shared();
+            const auto held = s.lock().shared();
             correctness_phase(s, results);
         }
         if (s.gpu()) {
-            const auto held = lock.exclusive();
+            const auto held = s.lock().exclusive();
             timing_phase(s, results);
         } else {
             for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator cannot time kernels (its counters below stand in)";
         }
-        {
-            // Exclusive too: Nsight Compute and compute-sanitizer need the GPU to themselves.
-            const auto held = lock.exclusive();
-            checks_phase(s, r, results);
-        }
+        checks_phase(s, r, results);
         for (const auto& meta : s.parts) {
             part_result pr = results[meta.id];
             pr.id = meta.id;

@@ -5,6 +5,7 @@
 
 #include "core/policy.hpp"
 #include "core/protocol.hpp"
+#include "supervisor/gpu_lock.hpp"
 #include "supervisor/grade_lab.hpp"
 
 namespace course {
@@ -23,6 +24,8 @@ struct session {
 
     bool gpu() const { return backend == "gpu"; }
     const lab_policy& lab() const { return pol.lab(opt.lab); }
+    // The GPU this grading shares with other graders (--gpu-lock); locks nothing on the emulator.
+    gpu_lock lock() const { return gpu_lock(gpu() ? opt.gpu_lock : ""); }
     std::vector<std::string> part_ids() const;
     void say(const std::string& line) const {
         if (opt.progress) opt.progress(line);
