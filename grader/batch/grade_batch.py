@@ -24,6 +24,7 @@ import intake  # noqa: E402
 import merge  # noqa: E402
 import shard  # noqa: E402
 import slurm_submit  # noqa: E402
+import throughput  # noqa: E402
 from build_recipe import Recipe, RecipeError  # noqa: E402
 from progress import Progress  # noqa: E402
 
@@ -182,20 +183,23 @@ def main(argv=None):
 
     gradebook.write(args.out, rows.values())
     shutil.rmtree(scratch_root, ignore_errors=True)
-    elapsed = time.time() - t0
+    span = stats["grade_end"] - stats["grade_start"] if stats["grade_end"] else None
+    fig = throughput.figures(len(todo), time.time() - t0, stats["builds"], stats["build_s"], stats["graded"], span)
     all_rows = list(rows.values())
     print(gradebook.summary(all_rows))
     if todo:
+        # The same figures for scripts (scripts/batch_throughput.py), of this run's work only.
+        throughput.write(args.out, dict(fig, backend=backend, gpus=gpus, graders_per_gpu=args.graders_per_gpu,
+                                        jobs=args.jobs))
         where = "GPU(s) " + ",".join(gpus) if backend == "gpu" else "the CPU emulator"
-        print(f"processed {len(todo)} submission(s) in {elapsed:.1f} s ({60 * len(todo) / max(elapsed, 1e-9):.1f} per "
+        print(f"processed {fig['submissions']} submission(s) in {fig['elapsed_s']:.1f} s ({fig['per_minute']:.1f} per "
               f"minute) on {where}")
-        if stats["builds"]:
-            print(f"  builds: {stats['builds']} compiled and linked, {stats['build_s']:.1f} s of build time "
-                  f"({stats['build_s'] / stats['builds']:.1f} s each, {args.jobs} in parallel)")
-        if stats["graded"] and stats["grade_end"]:
-            span = stats["grade_end"] - stats["grade_start"]
-            print(f"  grading: {stats['graded']} graded in {span:.1f} s from the first to the last "
-                  f"({60 * stats['graded'] / max(span, 1e-9):.1f} per minute once built)")
+        if fig["builds"]:
+            print(f"  builds: {fig['builds']} compiled and linked, {fig['build_s']:.1f} s of build time "
+                  f"({fig['build_s'] / fig['builds']:.1f} s each, {args.jobs} in parallel)")
+        if fig["per_minute_once_built"] is not None:
+            print(f"  grading: {fig['graded']} graded in {fig['grade_span_s']:.1f} s from the first to the last "
+                  f"({fig['per_minute_once_built']:.1f} per minute once built)")
     print(f"gradebook: {os.path.join(args.out, 'gradebook.csv')}")
     plot = os.path.join(ROOT, "scripts", "plot_class.py")
     if os.path.exists(plot):

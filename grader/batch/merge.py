@@ -20,6 +20,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gradebook  # noqa: E402
 import shard  # noqa: E402
 import slurm_status  # noqa: E402
+import throughput  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -53,28 +54,32 @@ def class_rows(manifest, array_id, env=None):
 
 
 def figures(run_dir, manifest, count):
-    """The run's throughput, as the local batch prints it: the whole run since the
-    intake began, and the grading alone, from the first task's start to the last's end."""
-    lines = []
+    """The run's throughput, as the local batch prints it (throughput.py works out both):
+    the whole run since the intake began, and the grading alone, from the first task's
+    start to the last one's end."""
     elapsed = time.time() - manifest["started"]
-    if manifest["todo"]:
-        lines.append(f"processed {manifest['todo']} submission(s) in {elapsed:.1f} s "
-                     f"({60 * manifest['todo'] / max(elapsed, 1e-9):.1f} per minute) through Slurm, "
-                     f"{len(manifest['shards'])} array task(s) (queue waits included)")
-    builds = manifest.get("builds", {})
-    if builds.get("count"):
-        lines.append(f"  builds: {builds['count']} compiled and linked on the submitting node, {builds['seconds']:.1f} s "
-                     f"of build time ({builds['seconds'] / builds['count']:.1f} s each)")
     tasks = []
     for i in range(len(manifest["shards"])):
         try:
             tasks.append(shard.read_json(os.path.join(run_dir, f"task-{i}.json")))
         except (OSError, ValueError):
             pass
-    if tasks and count:
-        span = max(t["end"] for t in tasks) - min(t["start"] for t in tasks)
-        lines.append(f"  grading: {count} graded by {len(tasks)} array task(s) in {span:.1f} s from the first "
-                     f"task's start to the last one's end ({60 * count / max(span, 1e-9):.1f} per minute once built)")
+    builds = manifest.get("builds", {})
+    span = max(t["end"] for t in tasks) - min(t["start"] for t in tasks) if tasks else None
+    fig = throughput.figures(manifest["todo"], elapsed, builds.get("count", 0),
+                             builds.get("seconds", 0.0), count, span)
+    lines = []
+    if fig["submissions"]:
+        lines.append(f"processed {fig['submissions']} submission(s) in {fig['elapsed_s']:.1f} s "
+                     f"({fig['per_minute']:.1f} per minute) through Slurm, "
+                     f"{len(manifest['shards'])} array task(s) (queue waits included)")
+    if fig["builds"]:
+        lines.append(f"  builds: {fig['builds']} compiled and linked on the submitting node, {fig['build_s']:.1f} s "
+                     f"of build time ({fig['build_s'] / fig['builds']:.1f} s each)")
+    if fig["per_minute_once_built"] is not None:
+        lines.append(f"  grading: {fig['graded']} graded by {len(tasks)} array task(s) in {fig['grade_span_s']:.1f} s "
+                     f"from the first task's start to the last one's end ({fig['per_minute_once_built']:.1f} per "
+                     f"minute once built)")
     return lines
 
 

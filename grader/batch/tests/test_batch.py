@@ -157,6 +157,18 @@ class BatchTest(unittest.TestCase):
             self.assertEqual(len(json.load(f)), len(EXPECTED))
         self.assertTrue(os.path.getsize(os.path.join(self.out, "class_scores.png")) > 0)
 
+    def test_figures_for_scripts(self):
+        # What the batch prints at the end, as JSON (scripts/batch_throughput.py reads it).
+        with open(os.path.join(self.out, "batch_stats.json")) as f:
+            stats = json.load(f)
+        self.assertEqual(stats["submissions"], len(EXPECTED))
+        # Built: all but the 6 unusable entries; graded: those built, less the compile error.
+        self.assertEqual((stats["builds"], stats["graded"]), (7, 6))
+        self.assertEqual((stats["backend"], stats["graders_per_gpu"], stats["jobs"]), (BACKEND, 1, 2))
+        self.assertAlmostEqual(stats["per_minute"], 60 * stats["submissions"] / stats["elapsed_s"], delta=0.01)
+        self.assertGreater(stats["per_minute_once_built"], 0)
+        self.assertIn(f"({stats['per_minute']:.1f} per minute)", self.batch.stdout.decode())
+
     def test_failed_builds_are_reported_by_the_grader(self):
         # One place builds Gradescope's JSON: the grader, told of the failed build.
         d = os.path.join(self.out, "compile_error")

@@ -6,6 +6,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -138,6 +139,25 @@ class SlurmAccount(unittest.TestCase):
             self.assertEqual(missing, 1)
             self.assertEqual([r["status"] for r in rows], ["graded", "slurm_unknown"])
             self.assertIn("array task None_0", rows[1]["message"])
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_merge_figures(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            manifest = {"started": time.time() - 120, "todo": 10, "shards": [["a"], ["b"]],
+                        "builds": {"count": 8, "seconds": 20.0}}
+            shard.write_json(os.path.join(tmp, "task-0.json"), {"start": 1000.0, "end": 1030.0, "count": 3})
+            shard.write_json(os.path.join(tmp, "task-1.json"), {"start": 1010.0, "end": 1060.0, "count": 3})
+            lines = merge.figures(tmp, manifest, 6)
+            self.assertRegex(lines[0], r"^processed 10 submission\(s\) in 12\d\.\d s \([45]\.\d per minute\) "
+                                       r"through Slurm, 2 array task\(s\)")
+            self.assertIn("builds: 8 compiled and linked on the submitting node, 20.0 s of build time (2.5 s each)",
+                          lines[1])
+            self.assertIn("grading: 6 graded by 2 array task(s) in 60.0 s", lines[2])
+            self.assertIn("(6.0 per minute once built)", lines[2])
+            # Nothing graded: no grading line.
+            self.assertEqual(len(merge.figures(tmp, manifest, 0)), 2)
         finally:
             shutil.rmtree(tmp)
 

@@ -1,0 +1,359 @@
+#!/usr/bin/env python3
+"""Batch-grading throughput per GPU: grades one generated class once per K of
+--graders-per-gpu and prints how many submissions a minute each run managed, and whether
+its verdicts equal those of the first run (K = 1, one grader per GPU).
+
+    scripts/batch_throughput.py --lab lab3 --count 60 --graders 1,2,3,4 --gpus 0 --out tp.json
+    scripts/batch_throughput.py --emulate --lab lab1 --count 4 --graders 1,2    # on a CPU
+
+The class: --count folders SUBMISSIONS/student_NNN/<lab folder>/kernels.cu, about 70%
+copies of the lab's solution, 20% of the independently written one
+(grader/tests/submissions/alt/, where the lab has one) and 10% the untouched stub, each
+with its own first line (// student NNN). Each run grades the whole class into a fresh
+results folder with `grader/batch/grade_batch.py` (what ./grade batch runs) and its
+figures are read from RESULTS/batch_stats.json; verdicts are compared per submission
+(gradebook status, score, maximum and parts passed; per part, from report.json, the
+correctness outcome, the timing verdict, the points and any penalty), never speedups or
+times. Exit status: 0 when every run graded the whole class with the first run's
+verdicts, 1 otherwise (the work folder is then kept), 2 for bad options.
+"""
+import argparse
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+BATCH = os.path.join(ROOT, "grader", "batch", "grade_batch.py")
+STATS_FILE = "batch_stats.json"  # grader/batch/throughput.py writes it
+
+# What a gradebook row holds of the verdict (speedups, target and message hold times).
+ROW_FIELDS = ("status", "score", "max_score", "correctness")
+
+
+def lab_folder(lab):
+    with open(os.path.join(ROOT, "labs.json")) as f:
+        for entry in json.load(f)["labs"]:
+            if entry["name"] == lab:
+                return entry["folder"]
+    return None
+
+
+# ---- the class ----------------------------------------------------------------------
+
+def class_kinds(count):
+    """The kind of each of `count` submissions ("solution", "alt" or "stub"): about 70%,
+    20% and 10%, at least one alt and one stub from 3 submissions on, spread through the
+    class rather than in blocks."""
+    stub = max(1, round(count / 10)) if count >= 3 else 0
+    alt = max(1, round(count / 5)) if count >= 3 else 0
+    kinds = {"solution": count - alt - stub, "alt": alt, "stub": stub}
+    # Each kind's j-th of n submissions at (j + 0.5) / n of the way through the class.
+    placed = sorted(((j + 0.5) / n, order, kind) for order, (kind, n) in enumerate(kinds.items())
+                    for j in range(n))
+    return [kind for _, _, kind in placed]
+
+
+def kind_sources(folder):
+    """{kind: (source text, where it came from)}; alt falls back to the solution."""
+    paths = {"solution": os.path.join("solutions", folder, "kernels.cu"),
+             "alt": os.path.join("grader", "tests", "submissions", "alt", folder, "kernels.cu"),
+             "stub": os.path.join("labs", folder, "kernels.cu")}
+    if not os.path.isfile(os.path.join(ROOT, paths["alt"])):
+        paths["alt"] = paths["solution"]
+    sources = {}
+    for kind, rel in paths.items():
+        with open(os.path.join(ROOT, rel)) as f:
+            sources[kind] = (f.read(), rel)
+    return sources
+
+
+def make_class(subs, lab, count):
+    """Writes the class into `subs` (emptied first); returns {submission name: kind}.
+
+    The batch's duplicate check (intake.duplicates) compares student ids, the entry names
+    without an archive suffix, never contents: student_001 ... are all distinct, so each is
+    built and graded. The first line makes every file distinct all the same."""
+    folder = lab_folder(lab)
+    sources = kind_sources(folder)
+    shutil.rmtree(subs, ignore_errors=True)
+    width = max(3, len(str(count)))
+    made = {}
+    for i, kind in enumerate(class_kinds(count), start=1):
+        name = f"student_{i:0{width}d}"
+        path = os.path.join(subs, name, folder)
+        os.makedirs(path)
+        with open(os.path.join(path, "kernels.cu"), "w") as f:
+            f.write(f"// student {i:0{width}d}\n" + sources[kind][0])
+        made[name] = kind
+    return made
+
+
+# ---- verdicts -----------------------------------------------------------------------
+
+def points(x):
+    return None if x is None else round(float(x), 2)
+
+
+def part_verdicts(report):
+    """{part id: its verdict} from a grader's --json report."""
+    parts = {}
+    for p in (report or {}).get("parts", []):
+        timing = p.get("timing", {})
+        parts[p["id"]] = {"correctness": p.get("correctness", {}).get("status"),
+                          "correctness_points": points(p.get("correctness_points")),
+                          "timing": timing.get("status"), "timing_verdict": timing.get("verdict"),
+                          "performance_points": points(p.get("performance_points")),
+                          "penalty": p.get("penalty")}
+    return parts
+
+
+def verdict(row, report=None):
+    """What must not change from one run to another: the row's verdict and, with the
+    grader's report, each part's."""
+    v = {f: points(row.get(f)) if f in ("score", "max_score") else row.get(f) for f in ROW_FIELDS}
+    v["parts"] = part_verdicts(report)
+    return v
+
+
+def read_verdicts(results):
+    """{submission: verdict} of a results folder (gradebook.json and each report.json)."""
+    with open(os.path.join(results, "gradebook.json")) as f:
+        rows = json.load(f)
+    out = {}
+    for r in rows:
+        report = None
+        try:
+            with open(os.path.join(results, r["submission"], "report.json")) as f:
+                report = json.load(f)
+        except (OSError, ValueError):
+            pass  # never graded (unusable file, build too long): the row is the verdict
+        out[r["submission"]] = verdict(r, report)
+    return out
+
+
+def differences(reference, other):
+    """[(submission, what differs)] between two {submission: verdict}, in name order."""
+    found = []
+    for name in sorted(set(reference) | set(other)):
+        if name not in other:
+            found.append((name, "missing from this run"))
+            continue
+        if name not in reference:
+            found.append((name, "missing from the reference run"))
+            continue
+        a, b = reference[name], other[name]
+        what = [f"{f} {a[f]!r} -> {b[f]!r}" for f in ROW_FIELDS if a[f] != b[f]]
+        for part in sorted(set(a["parts"]) | set(b["parts"])):
+            pa, pb = a["parts"].get(part), b["parts"].get(part)
+            if pa is None or pb is None:
+                what.append(f"part {part} {'missing' if pb is None else 'new'}")
+                continue
+            what += [f"part {part} {k} {pa[k]!r} -> {pb[k]!r}" for k in pa if pa[k] != pb.get(k)]
+        if what:
+            found.append((name, "; ".join(what)))
+    return found
+
+
+def equal_column(diffs):
+    if not diffs:
+        return "yes"
+    names = [n for n, _ in diffs]
+    shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
+    return f"{len(names)} differ: {shown}"
+
+
+# ---- the runs -----------------------------------------------------------------------
+
+def batch_command(args, subs, results, k):
+    cmd = [sys.executable, BATCH, args.lab, subs, "--out", results, "--build-dir", args.build_dir,
+           "--jobs", str(args.jobs), "--graders-per-gpu", str(k)]
+    if args.policy:
+        cmd += ["--policy", args.policy]
+    # The batch takes no --gpus with --emulate (it has no GPU then).
+    return cmd + (["--emulate"] if args.emulate else ["--gpus", args.gpus])
+
+
+def tail(path, lines=30):
+    try:
+        with open(path, errors="replace") as f:
+            return "".join(f.readlines()[-lines:])
+    except OSError:
+        return ""
+
+
+def run_batch(args, subs, results, k, log):
+    """Grades the class with K graders per GPU; returns (batch_stats.json, error or None)."""
+    shutil.rmtree(results, ignore_errors=True)
+    with open(log, "w") as f:
+        code = subprocess.run(batch_command(args, subs, results, k), stdout=f, stderr=subprocess.STDOUT).returncode
+    if code != 0:
+        return None, f"the batch exited with {code}; its output ends:\n{tail(log)}"
+    try:
+        with open(os.path.join(results, STATS_FILE)) as f:
+            stats = json.load(f)
+    except (OSError, ValueError) as e:
+        return None, f"no {STATS_FILE} from the batch ({e}); its output ends:\n{tail(log)}"
+    if not (stats.get("submissions") == stats.get("builds") == stats.get("graded") == args.count):
+        return stats, (f"not every submission was built and graded: {stats.get('submissions')} processed, "
+                       f"{stats.get('builds')} built, {stats.get('graded')} graded, of {args.count} "
+                       f"(see {log})")
+    return stats, None
+
+
+def gpu_names(gpus):
+    """The names of the GPUs in --gpus, from nvidia-smi; None without one."""
+    try:
+        out = subprocess.run(["nvidia-smi", "--query-gpu=name", "--format=csv,noheader"], stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, timeout=60)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    names = [line.strip() for line in out.stdout.decode(errors="replace").splitlines() if line.strip()]
+    if out.returncode != 0 or not names:
+        return None
+    picked = [names[int(g)] for g in gpus.split(",") if g.strip().isdigit() and int(g) < len(names)]
+    return picked or names
+
+
+def number(x, fmt="{:.1f}"):
+    return "-" if x is None else fmt.format(x)
+
+
+def table(runs):
+    head = ("K", "submissions", "elapsed s", "per minute (builds included)", "per minute once built",
+            f"verdicts equal to K={runs[0]['graders_per_gpu']}")
+    lines = [head]
+    for r in runs:
+        s = r["stats"] or {}
+        lines.append((str(r["graders_per_gpu"]), number(s.get("submissions"), "{}"), number(s.get("elapsed_s")),
+                      number(s.get("per_minute")), number(s.get("per_minute_once_built")), r["verdicts_equal_text"]))
+    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
+    text = [" | ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in lines]
+    text.insert(1, "-+-".join("-" * w for w in widths))
+    return "\n".join(text)
+
+
+def parse_graders(text, any_reference):
+    try:
+        ks = [int(x) for x in text.split(",") if x.strip()]
+    except ValueError:
+        return None, f"--graders {text}: a list of whole numbers like 1,2,3,4"
+    if not ks or min(ks) < 1:
+        return None, f"--graders {text}: each K must be 1 or more"
+    if ks[0] != 1 and not any_reference:
+        return None, f"--graders {text}: the first run is the reference and must be K=1 (or add --any-reference)"
+    return ks, None
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--lab", default="lab3")
+    p.add_argument("--count", type=int, default=60, help="submissions in the class (default 60)")
+    p.add_argument("--graders", default="1,2,3,4", help="the K of --graders-per-gpu, one run each; the first "
+                   "is the reference (default 1,2,3,4)")
+    p.add_argument("--any-reference", action="store_true", help="let the first K be other than 1")
+    p.add_argument("--gpus", default="0", help="passed to the batch (default 0)")
+    p.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="parallel builds (default: every core)")
+    p.add_argument("--policy", help="policy file passed to the batch (default: the course's)")
+    p.add_argument("--emulate", action="store_true", help="grade on the CPU emulator (K then changes nothing)")
+    p.add_argument("--build-dir", default=os.environ.get("COURSE_BUILD_DIR", os.path.join(ROOT, "build")),
+                   help="the course build (default build/, or $COURSE_BUILD_DIR)")
+    p.add_argument("--work", help="folder for the class and the results (default: a temporary one)")
+    p.add_argument("--out", help="write the results as JSON here")
+    p.add_argument("--keep", action="store_true", help="keep the class and the results folders")
+    args = p.parse_args(argv)
+
+    ks, problem = parse_graders(args.graders, args.any_reference)
+    folder = lab_folder(args.lab)
+    if problem is None and folder is None:
+        problem = f"no lab {args.lab} in labs.json"
+    if problem is None and args.count < 1:
+        problem = "--count must be 1 or more"
+    if problem is None and args.jobs < 1:
+        problem = "--jobs must be 1 or more"
+    if problem is None and args.policy and not os.path.isfile(args.policy):
+        problem = f"policy file {args.policy} does not exist"
+    if problem:
+        print(f"batch_throughput: {problem}", file=sys.stderr)
+        return 2
+    args.build_dir = os.path.abspath(args.build_dir)
+    args.policy = os.path.abspath(args.policy) if args.policy else None
+
+    temporary = args.work is None
+    work = tempfile.mkdtemp(prefix="batch_throughput-") if temporary else os.path.abspath(args.work)
+    os.makedirs(work, exist_ok=True)
+    subs = os.path.join(work, "submissions")
+    kinds = make_class(subs, args.lab, args.count)
+    mix = {k: sum(v == k for v in kinds.values()) for k in ("solution", "alt", "stub")}
+    print(f"batch_throughput: {args.count} {args.lab} submissions ({mix['solution']} solution, {mix['alt']} alt, "
+          f"{mix['stub']} stub) in {subs}; K = {','.join(map(str, ks))}, --jobs {args.jobs}, "
+          f"{'the CPU emulator' if args.emulate else 'GPU(s) ' + args.gpus}, "
+          f"policy {args.policy or 'default'}", flush=True)
+
+    runs, reference, failed = [], None, False
+    for i, k in enumerate(ks):
+        results = os.path.join(work, f"results-{i + 1}-k{k}")
+        log = os.path.join(work, f"batch-{i + 1}-k{k}.log")
+        print(f"  run {i + 1}/{len(ks)}: K={k} ... (log: {log})", flush=True)
+        stats, error = run_batch(args, subs, results, k, log)
+        run = {"graders_per_gpu": k, "results": results, "log": log, "stats": stats, "error": error,
+               "differences": [], "verdicts_equal": None}
+        if error is None:
+            verdicts = read_verdicts(results)
+            if reference is None:
+                reference = verdicts
+            diffs = differences(reference, verdicts)
+            run["differences"] = [{"submission": n, "what": w} for n, w in diffs]
+            run["verdicts_equal"] = not diffs
+            run["verdicts_equal_text"] = "yes (reference)" if i == 0 else equal_column(diffs)
+        else:
+            run["verdicts_equal_text"] = "batch failed"
+        failed = failed or error is not None or run["verdicts_equal"] is False
+        runs.append(run)
+        if stats:
+            print(f"    {stats.get('submissions')} in {number(stats.get('elapsed_s'))} s: "
+                  f"{number(stats.get('per_minute'))} per minute ({number(stats.get('per_minute_once_built'))} once "
+                  f"built); verdicts: {run['verdicts_equal_text']}", flush=True)
+        if error is not None and reference is None:
+            break  # no reference to compare the others with
+
+    print()
+    print(table(runs))
+    for r in runs:
+        if r["error"]:
+            print(f"\nK={r['graders_per_gpu']}: {r['error']}", file=sys.stderr)
+        for d in r["differences"]:
+            print(f"K={r['graders_per_gpu']}: {d['submission']}: {d['what']}", file=sys.stderr)
+
+    keep = args.keep or failed
+    result = {"host": socket.gethostname(), "gpu": None if args.emulate else gpu_names(args.gpus),
+              "lab": args.lab, "policy": args.policy, "count": args.count, "class": mix, "jobs": args.jobs,
+              "gpus": args.gpus, "emulate": args.emulate, "ok": not failed,
+              "runs": [{k: v for k, v in r.items() if keep or k not in ("results", "log")} for r in runs]}
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump(result, f, indent=2)
+            f.write("\n")
+    if len(runs) < len(ks):
+        print("batch_throughput: the reference run failed: the other runs were not started", file=sys.stderr)
+    if failed:
+        print(f"batch_throughput: FAILED (a batch failed or verdicts differ); everything is kept in {work}",
+              file=sys.stderr)
+        return 1
+    if keep:
+        print(f"batch_throughput: the class and the results are in {work}")
+    elif temporary:
+        shutil.rmtree(work, ignore_errors=True)
+    else:
+        shutil.rmtree(subs, ignore_errors=True)
+        for r in runs:
+            shutil.rmtree(r["results"], ignore_errors=True)
+            os.remove(r["log"])
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""Tests of scripts/batch_throughput.py: the class it makes, the verdict comparison on
+literal rows, and (given a course build: python3 test_batch_throughput.py BUILD_DIR, as
+ctest's batch.throughput runs it) two emulated batches of a small lab 1 class end to end."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, ".."))
+
+sys.path.insert(0, os.path.join(HERE, "..", "..", "grader", "batch"))
+
+import batch_throughput as tp  # noqa: E402
+import intake  # noqa: E402
+
+ROOT = tp.ROOT
+SCRIPT = os.path.join(ROOT, "scripts", "batch_throughput.py")
+POLICY = os.path.join(ROOT, "grader", "tests", "policies", "fast_timeout.jsonc")
+BUILD = None  # set from the command line; without it the end-to-end test is skipped
+
+
+def row(name, status="graded", score=100.0, correctness="1/1 parts", speedup=3.9):
+    return {"submission": name, "student_id": name, "status": status, "score": score, "max_score": 100.0,
+            "correctness": correctness, "speedups": {"A": speedup}, "target": 3.5, "message": "took 1.2 s"}
+
+
+def report(correctness="passed", verdict="meets_target", perf=40.0):
+    return {"parts": [{"id": "A", "correctness": {"status": correctness}, "correctness_points": 60.0,
+                       "timing": {"status": "measured", "verdict": verdict, "speedup": 3.9},
+                       "performance_points": perf, "penalty": "none"}]}
+
+
+class ClassTest(unittest.TestCase):
+    def test_mix(self):
+        kinds = tp.class_kinds(60)
+        self.assertEqual([kinds.count(k) for k in ("solution", "alt", "stub")], [42, 12, 6])
+        self.assertNotEqual(kinds[-6:], ["stub"] * 6)  # spread, not in a block
+        self.assertEqual(sorted(set(tp.class_kinds(4))), ["alt", "solution", "stub"])
+        self.assertEqual(tp.class_kinds(1), ["solution"])
+
+    def test_every_file_distinct_and_where_intake_finds_it(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            made = tp.make_class(os.path.join(tmp, "subs"), "lab5", 12)  # lab 5 has no alt: the solution
+            self.assertEqual(len(made), 12)
+            texts = set()
+            for name in made:
+                with open(os.path.join(tmp, "subs", name, "lab5_padding", "kernels.cu")) as f:
+                    first, rest = f.read().split("\n", 1)
+                self.assertEqual(first, "// student " + name.split("_")[1])
+                texts.add(first)
+            self.assertEqual(len(texts), 12)
+            # The batch's intake takes each file, and sees no duplicate (nothing short-circuited).
+            subs = intake.discover(os.path.join(tmp, "subs"))
+            self.assertEqual(sorted(s.name for s in subs), sorted(made))
+            self.assertEqual(intake.duplicates(subs), {})
+            self.assertEqual(intake.student_file(subs[0], "lab5_padding")[0], "lab5_padding/kernels.cu")
+        finally:
+            shutil.rmtree(tmp)
+
+
+class CompareTest(unittest.TestCase):
+    def test_same_verdicts_whatever_the_times(self):
+        a = {"s1": tp.verdict(row("s1"), report()), "s2": tp.verdict(row("s2", score=0.0), None)}
+        b = {"s1": tp.verdict(row("s1", speedup=4.4), report()), "s2": tp.verdict(dict(row("s2", score=0.0),
+                                                                                    message="other"), None)}
+        self.assertEqual(tp.differences(a, b), [])
+        self.assertEqual(tp.equal_column([]), "yes")
+
+    def test_a_different_status_is_reported(self):
+        ref = {n: tp.verdict(row(n)) for n in ("s1", "s2", "s3")}
+        other = dict(ref, s2=tp.verdict(row("s2", status="crashed")))
+        diffs = tp.differences(ref, other)
+        self.assertEqual([n for n, _ in diffs], ["s2"])
+        self.assertIn("status 'graded' -> 'crashed'", diffs[0][1])
+        self.assertEqual(tp.equal_column(diffs), "1 differ: s2")
+
+    def test_a_part_verdict_and_a_missing_row_are_reported(self):
+        ref = {"s1": tp.verdict(row("s1"), report()), "s2": tp.verdict(row("s2"), report())}
+        other = {"s1": tp.verdict(row("s1"), report(verdict="inconclusive", perf=20.0))}
+        diffs = dict(tp.differences(ref, other))
+        self.assertIn("part A timing_verdict 'meets_target' -> 'inconclusive'", diffs["s1"])
+        self.assertIn("part A performance_points 40.0 -> 20.0", diffs["s1"])
+        self.assertEqual(diffs["s2"], "missing from this run")
+
+    def test_a_failed_batch_fails_the_script(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            out = os.path.join(tmp, "tp.json")
+            proc = subprocess.run([sys.executable, SCRIPT, "--emulate", "--lab", "lab1", "--count", "2",
+                                   "--graders", "1,2", "--build-dir", os.path.join(tmp, "no_build"),
+                                   "--work", os.path.join(tmp, "work"), "--out", out],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            self.assertEqual(proc.returncode, 1, proc.stdout.decode())
+            self.assertIn("the batch exited with 2", proc.stdout.decode())
+            with open(out) as f:
+                result = json.load(f)
+            self.assertFalse(result["ok"])
+            self.assertEqual(len(result["runs"]), 1)  # no reference: nothing else is run
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_a_difference_fails_the_script(self):
+        # Batches stood in for: the K=2 run crashes student_002, which must fail the run.
+        def fake_batch(args, subs, results, k, log):
+            os.makedirs(results)
+            rows = [row(n, status="crashed" if (k, n) == (2, "student_002") else "graded")
+                    for n in sorted(os.listdir(subs))]
+            with open(os.path.join(results, "gradebook.json"), "w") as f:
+                json.dump(rows, f)
+            open(log, "w").close()
+            return {"submissions": 3, "elapsed_s": 6.0, "per_minute": 30.0, "per_minute_once_built": 45.0}, None
+
+        tmp = tempfile.mkdtemp()
+        real, tp.run_batch = tp.run_batch, fake_batch
+        try:
+            out = os.path.join(tmp, "tp.json")
+            self.assertEqual(tp.main(["--count", "3", "--graders", "1,2,1", "--work", os.path.join(tmp, "w"),
+                                      "--out", out]), 1)
+            with open(out) as f:
+                runs = json.load(f)["runs"]
+            self.assertEqual([r["verdicts_equal"] for r in runs], [True, False, True])
+            self.assertEqual(runs[1]["verdicts_equal_text"], "1 differ: student_002")
+            self.assertEqual([d["submission"] for d in runs[1]["differences"]], ["student_002"])
+        finally:
+            tp.run_batch = real
+            shutil.rmtree(tmp)
+
+    def test_bad_options(self):
+        self.assertEqual(tp.main(["--graders", "2,1"]), 2)
+        self.assertEqual(tp.main(["--lab", "lab9"]), 2)
+
+
+class EndToEndTest(unittest.TestCase):
+    def test_two_emulated_batches_agree(self):
+        if BUILD is None:
+            self.skipTest("no course build given (python3 test_batch_throughput.py BUILD_DIR)")
+        tmp = tempfile.mkdtemp()
+        try:
+            out, work = os.path.join(tmp, "tp.json"), os.path.join(tmp, "work")
+            proc = subprocess.run([sys.executable, SCRIPT, "--emulate", "--lab", "lab1", "--count", "4",
+                                   "--graders", "1,2", "--policy", POLICY, "--jobs", "2", "--build-dir", BUILD,
+                                   "--work", work, "--keep", "--out", out],
+                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            text = proc.stdout.decode()
+            print(text)
+            self.assertEqual(proc.returncode, 0, text)
+            self.assertIn("per minute once built", text)
+            with open(out) as f:
+                result = json.load(f)
+            self.assertTrue(result["ok"])
+            self.assertEqual((result["lab"], result["count"], result["jobs"]), ("lab1", 4, 2))
+            self.assertEqual([r["graders_per_gpu"] for r in result["runs"]], [1, 2])
+            for r in result["runs"]:
+                self.assertTrue(r["verdicts_equal"])
+                self.assertEqual(r["differences"], [])
+                self.assertEqual([r["stats"][k] for k in ("submissions", "builds", "graded")], [4, 4, 4])
+                self.assertGreater(r["stats"]["per_minute"], 0)
+                self.assertEqual(r["stats"]["backend"], "emulated")
+            self.assertEqual(result["runs"][1]["stats"]["graders_per_gpu"], 2)
+            # The stub's verdict is not the solution's: the comparison has something to compare.
+            verdicts = tp.read_verdicts(result["runs"][0]["results"])
+            self.assertEqual(len({v["score"] for v in verdicts.values()}), 2)
+        finally:
+            shutil.rmtree(tmp)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1:
+        BUILD = os.path.abspath(sys.argv.pop(1))
+    unittest.main(argv=[sys.argv[0], "-v"])
