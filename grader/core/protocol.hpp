@@ -179,6 +179,13 @@ struct timing_begin_event {
     std::string part;
 };
 
+// The timing worker has made its inputs and buffers (which needs no GPU to itself) and
+// waits for "go" on its stdin before it runs any kernel; anything else stops it.
+struct timing_ready_event {
+    static constexpr const char* event = "timing_ready";
+    std::vector<std::string> parts;
+};
+
 struct timed_kernel {
     std::string role;  // naive, reference, student
     std::string kernel;
@@ -256,6 +263,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(case_end_event, record)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(part_correctness_event, part, passed, cases, failed, sticky, warp_shuffles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_begin_event, part)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_event, part, problem, versions, error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_ready_event, parts)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_kernel, role, kernel, ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_event, part, problem, bytes, kernels, copy_gbps, peak_gbps, recheck,
                                    benchmark)

@@ -61,13 +61,13 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
         }
         std::map<std::string, part_result> results;
         // Only a GPU is shared: correctness runs side by side with other graders'; timing
-        // (and Nsight Compute, in the checks phase) have it to themselves.
+        // (once its inputs are made: timing_phase) and Nsight Compute (in the checks phase)
+        // have it to themselves.
         {
             const auto held = s.lock().shared();
             correctness_phase(s, results);
         }
         if (s.gpu()) {
-            const auto held = s.lock().exclusive();
             timing_phase(s, results);
         } else {
             for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator cannot time kernels (its counters below stand in)";

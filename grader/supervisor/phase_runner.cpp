@@ -31,7 +31,7 @@ std::string last_lines(const std::string& text, int lines) {
 void run_phase(const session& s, std::vector<std::string> ids, const worker_limits& limits,
                const job_for_parts& make_job, const std::set<std::string>& done_events,
                const event_handler& on_event, const unfinished_handler& on_unfinished,
-               const std::function<void(const worker_run&)>& on_run) {
+               const std::function<void(const worker_run&)>& on_run, const worker_reply& reply) {
     while (!ids.empty()) {
         std::set<std::string> finished;
         std::string current_part, in_flight;
@@ -52,7 +52,7 @@ void run_phase(const session& s, std::vector<std::string> ids, const worker_limi
                 // Not what the protocol says: a worker cannot lie its way to a verdict with
                 // it, and the part it left unfinished is blamed below.
             }
-        });
+        }, {}, reply);
         if (on_run) on_run(run);
         std::vector<std::string> left;
         for (const auto& id : ids)

@@ -22,10 +22,12 @@ using unfinished_handler =
 // Runs a phase over `ids`, restarting the worker for the parts it did not finish when it
 // dies: a crash or hang in one part costs that part only. A part is finished by an event
 // whose type is in `done_events`. An event that does not parse as its type is dropped.
+// make_job is called right before each worker starts; `reply` answers its events on its
+// stdin (worker_process.hpp).
 void run_phase(const session& s, std::vector<std::string> ids, const worker_limits& limits,
                const job_for_parts& make_job, const std::set<std::string>& done_events,
                const event_handler& on_event, const unfinished_handler& on_unfinished,
-               const std::function<void(const worker_run&)>& on_run = {});
+               const std::function<void(const worker_run&)>& on_run = {}, const worker_reply& reply = {});
 
 // run_phase, and with --show-output one worker per part, so that what a run prints is
 // that part's; the output then goes to grade_options::kernel_output.

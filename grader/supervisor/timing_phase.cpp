@@ -2,6 +2,7 @@
 
 #include "core/report.hpp"
 #include "core/timing_analysis.hpp"
+#include "supervisor/gpu_turn.hpp"
 #include "supervisor/phase_runner.hpp"
 #include "supervisor/phases.hpp"
 
@@ -66,9 +67,11 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
 
     auto measure = [&](const std::vector<std::string>& which, int rounds, int pass) {
         s.say(fmt::format("performance: {} round(s) for part(s) {}", rounds, join(which, ", ")));
+        gpu_turn turn(s.lock());
         run_phase(
             s, which, timeouts(s.pol.timing_timeout_seconds, 3600),
             [&](const std::vector<std::string>& w) {
+                turn.worker_starts();
                 timing_request r = request_of(s, rounds, s.seed + pass);
                 r.parts = w;
                 return timing_job_of(r);
@@ -95,7 +98,10 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
             [&](const std::string& id, const worker_run& run, const std::string&) {
                 results[id].timing.status = timing_status::failed;
                 results[id].timing.reason = "timing failed: the worker " + run.describe_end();
-            });
+            },
+            {}, [&](const nlohmann::json& ev) { return turn.answer(ev); });
+        turn.finish();
+        s.say(fmt::format("performance: measured with the GPU to itself for {:.2f} s", turn.seconds_alone()));
     };
 
     measure(ids, s.pol.rounds, 0);

@@ -88,7 +88,7 @@ void set_limit(int resource, const std::optional<std::uint64_t>& value, const ch
     if (setrlimit(resource, &lim) != 0) child_fails(std::string("cannot set ") + name + ": " + std::strerror(errno) + "\n");
 }
 
-[[noreturn]] void exec_child(const std::vector<std::string>& argv, int events_w, int output_w,
+[[noreturn]] void exec_child(const std::vector<std::string>& argv, int events_w, int output_w, int input_r,
                              const std::vector<std::string>& extra_env, const worker_limits& limits) {
     setpgid(0, 0);
     dup2(output_w, STDOUT_FILENO);
@@ -98,8 +98,12 @@ void set_limit(int resource, const std::optional<std::uint64_t>& value, const ch
         close(events_w);
     }
     close(output_w);
-    int devnull = open("/dev/null", O_RDONLY);
-    if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    if (input_r >= 0) {
+        dup2(input_r, STDIN_FILENO);
+    } else {
+        int devnull = open("/dev/null", O_RDONLY);
+        if (devnull >= 0) dup2(devnull, STDIN_FILENO);
+    }
     for (const auto& kv : extra_env) putenv(const_cast<char*>(kv.c_str()));
     // A limit that cannot be set must not run the tool unbounded: the child stops here.
     set_limit(RLIMIT_CPU, limits.cpu_seconds, "RLIMIT_CPU");
@@ -121,6 +125,32 @@ std::string make_scratch() {
     return mkdtemp(path.data()) != nullptr ? path : "";
 }
 
+// Writes a reply to the worker's stdin. A worker that has died (or closed its stdin) must
+// not take the grader with it through SIGPIPE: the signal is held back and discarded.
+void write_reply(int fd, const std::string& text) {
+    sigset_t pipe_only, old;
+    sigemptyset(&pipe_only);
+    sigaddset(&pipe_only, SIGPIPE);
+    pthread_sigmask(SIG_BLOCK, &pipe_only, &old);
+    std::size_t done = 0;
+    bool broken = false;
+    while (done < text.size()) {
+        const ssize_t n = write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+            broken = errno == EPIPE;
+            break;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    if (broken) {
+        const timespec now{0, 0};
+        while (sigtimedwait(&pipe_only, nullptr, &now) == SIGPIPE) {
+        }
+    }
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+}
+
 }  // namespace
 
 std::string worker_run::describe_end() const {
@@ -133,12 +163,19 @@ std::string worker_run::describe_end() const {
 
 worker_run run_worker(const std::vector<std::string>& argv, const worker_limits& limits,
                       const std::function<void(const nlohmann::json&)>& on_event,
-                      const std::vector<std::string>& extra_env) {
+                      const std::vector<std::string>& extra_env, const worker_reply& reply) {
     worker_run run;
-    int events_pipe[2], output_pipe[2];
-    if (pipe2(events_pipe, O_CLOEXEC) != 0 || pipe2(output_pipe, O_CLOEXEC) != 0) {
+    int events_pipe[2] = {-1, -1}, output_pipe[2] = {-1, -1}, input_pipe[2] = {-1, -1};
+    const auto close_all = [&] {
+        for (int* p : {events_pipe, output_pipe, input_pipe})
+            for (int i = 0; i < 2; ++i)
+                if (p[i] >= 0) close(p[i]);
+    };
+    if (pipe2(events_pipe, O_CLOEXEC) != 0 || pipe2(output_pipe, O_CLOEXEC) != 0 ||
+        (reply && pipe2(input_pipe, O_CLOEXEC) != 0)) {
         run.spawn_failed = true;
         run.output_tail = std::string("pipe: ") + std::strerror(errno);
+        close_all();
         return run;
     }
     const std::string scratch = make_scratch();
@@ -149,19 +186,21 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
     if (pid < 0) {
         run.spawn_failed = true;
         run.output_tail = std::string("fork: ") + std::strerror(errno);
+        close_all();
         std::error_code ignored;
         std::filesystem::remove_all(scratch, ignored);
         return run;
     }
     if (pid == 0) {
         // dup2 clears O_CLOEXEC on the new descriptors, so fd 3 and the output survive exec.
-        exec_child(argv, events_pipe[1], output_pipe[1], env, limits);
+        exec_child(argv, events_pipe[1], output_pipe[1], input_pipe[0], env, limits);
     }
     setpgid(pid, pid);
     install_stop_handlers();
     track_group(pid, true);
     close(events_pipe[1]);
     close(output_pipe[1]);
+    if (input_pipe[0] >= 0) close(input_pipe[0]);
 
     std::string line_buf;
     bool ends_in_newline = true;
@@ -188,6 +227,12 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
                     if (ev.is_discarded() || !ev.is_object()) continue;
                     run.events.push_back(ev);
                     if (on_event) on_event(ev);
+                    if (reply) {
+                        const std::string answer = reply(ev);
+                        if (!answer.empty()) write_reply(input_pipe[1], answer);
+                        // The reply may have waited (for the GPU): that is not the worker's silence.
+                        last_activity = std::chrono::steady_clock::now();
+                    }
                 }
             }
         }
@@ -219,6 +264,7 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
     }
     close(events_pipe[0]);
     close(output_pipe[0]);
+    if (input_pipe[1] >= 0) close(input_pipe[1]);
     if (!ends_in_newline) ++run.output_lines;
 
     int status = 0;

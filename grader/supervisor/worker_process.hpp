@@ -51,14 +51,20 @@ inline worker_limits timeouts(double quiet_seconds, double total_seconds) {
     return limits;
 }
 
+// What the supervisor answers an event with, on the worker's stdin ("" for nothing). It
+// is called after on_event, and the worker waits for it: time it spends (waiting for the
+// GPU, say) does not count as the worker's silence.
+using worker_reply = std::function<std::string(const nlohmann::json& event)>;
+
 // Runs a worker in its own process group with its events on fd 3 and its stdout and
 // stderr captured. A worker that goes quiet past the limit, or runs past the total, is
 // killed with its whole group: a hung kernel costs that run only. Each run gets a fresh
 // private folder, named by COURSE_WORKER_SCRATCH and removed when the run ends: the one
-// folder a sandboxed worker may write.
+// folder a sandboxed worker may write. Its stdin is /dev/null, or with `reply` a pipe
+// that carries the replies.
 worker_run run_worker(const std::vector<std::string>& argv, const worker_limits& limits,
                       const std::function<void(const nlohmann::json&)>& on_event = {},
-                      const std::vector<std::string>& extra_env = {});
+                      const std::vector<std::string>& extra_env = {}, const worker_reply& reply = {});
 
 // `name` if it holds a '/' (and is executable), else its first executable match on PATH
 // (/usr/bin:/bin when PATH is unset); "" when none.

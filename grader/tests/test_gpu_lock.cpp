@@ -9,6 +9,7 @@
 #include <string>
 
 #include "supervisor/gpu_lock.hpp"
+#include "supervisor/gpu_turn.hpp"
 
 using namespace course;
 
@@ -55,4 +56,39 @@ TEST_CASE("no path, no lock; an unusable path is an error, not a silent pass") {
     CHECK_NOTHROW(none.exclusive());
     const gpu_lock bad("/nonexistent-folder/gpu0");
     CHECK_THROWS_AS(bad.shared(), std::runtime_error);
+}
+
+TEST_CASE("a timing worker makes its inputs with the GPU shared and times with it alone") {
+    const std::string path = temp_lock_path();
+    gpu_turn turn{gpu_lock(path)};
+    const nlohmann::json ready = {{"event", "timing_ready"}, {"parts", {"A", "B"}}};
+    turn.worker_starts();
+    CHECK(free_for(path, LOCK_SH));  // other graders' correctness runs go on
+    CHECK_FALSE(free_for(path, LOCK_EX));
+    CHECK(turn.answer({{"event", "timing_begin"}, {"part", "A"}}).empty());
+    CHECK(turn.answer(ready) == "go\n");
+    CHECK_FALSE(free_for(path, LOCK_SH));  // now alone
+    // A second "ready" from the same worker (the student's code could print one) is not
+    // answered, and the GPU is not let go meanwhile.
+    CHECK(turn.answer(ready).empty());
+    CHECK_FALSE(free_for(path, LOCK_SH));
+    // A restarted worker (after a crash) prepares with the GPU shared again.
+    turn.worker_starts();
+    CHECK(free_for(path, LOCK_SH));
+    CHECK(turn.answer(ready) == "go\n");
+    turn.finish();
+    CHECK(free_for(path, LOCK_EX));
+    CHECK(turn.seconds_alone() >= 0);
+}
+
+TEST_CASE("without a lock file a timing worker is told to go at once") {
+    gpu_turn turn{gpu_lock("")};
+    turn.worker_starts();
+    CHECK(turn.answer({{"event", "timing_ready"}, {"parts", {"A"}}}) == "go\n");
+    turn.finish();
+}
+
+TEST_CASE("a GPU lock that cannot be taken stops the timing worker and is reported") {
+    gpu_turn turn{gpu_lock("/nonexistent-folder/gpu0")};
+    CHECK_THROWS_AS(turn.worker_starts(), std::runtime_error);
 }

@@ -89,3 +89,10 @@ TEST_CASE("the emulator's counters travel by version") {
     REQUIRE(job.correctness->counters);
     CHECK(job.correctness->counters->n == 65536);
 }
+
+TEST_CASE("a timing worker's ready names the parts it prepared") {
+    const nlohmann::json wire = to_event(timing_ready_event{{"A", "C"}});
+    CHECK(wire.dump() == R"({"event":"timing_ready","parts":["A","C"]})");
+    CHECK(is_event<timing_ready_event>(wire));
+    CHECK(wire.get<timing_ready_event>().parts == std::vector<std::string>{"A", "C"});
+}

@@ -110,3 +110,46 @@ TEST_CASE("a Ctrl-C of the program that runs a worker stops the worker's whole g
     CHECK(gone);
     std::remove(pid_file.c_str());
 }
+
+TEST_CASE("replies reach the worker's stdin, once per event they answer") {
+    // The worker says it is ready, waits for a line, and echoes it back as an event.
+    const std::string script =
+        "echo '{\"event\":\"ready\"}' >&3; read line; echo \"{\\\"event\\\":\\\"got\\\",\\\"line\\\":\\\"$line\\\"}\" >&3";
+    int asked = 0;
+    const worker_run run = run_worker({"/bin/sh", "-c", script}, {5, 10}, {}, {}, [&](const nlohmann::json& ev) {
+        if (ev["event"] != "ready") return std::string();
+        ++asked;
+        return std::string("go\n");
+    });
+    CHECK(run.exit_code == 0);
+    CHECK(asked == 1);
+    REQUIRE(run.events.size() == 2);
+    CHECK(run.events[1]["line"] == "go");
+}
+
+TEST_CASE("without replies the worker's stdin is empty") {
+    const worker_run run = run_worker({"/bin/sh", "-c", "if read line; then exit 1; else exit 0; fi"}, {5, 10});
+    CHECK(run.exit_code == 0);
+}
+
+TEST_CASE("time spent on a reply is not the worker's silence") {
+    // Quiet limit 0.5 s; the reply takes 1.5 s (as a wait for the GPU may): no timeout.
+    const std::string script = "echo '{\"event\":\"ready\"}' >&3; read line; echo '{\"event\":\"done\"}' >&3";
+    const worker_run run = run_worker({"/bin/sh", "-c", script}, {0.5, 10}, {}, {}, [](const nlohmann::json& ev) {
+        if (ev["event"] != "ready") return std::string();
+        usleep(1500 * 1000);
+        return std::string("go\n");
+    });
+    CHECK_FALSE(run.timed_out);
+    CHECK(run.exit_code == 0);
+    CHECK(run.events.size() == 2);
+}
+
+TEST_CASE("a reply to a worker that has closed its stdin does not stop the grader") {
+    // The worker closes stdin before its event; writing the reply gets EPIPE, not SIGPIPE.
+    const std::string script = "exec 0<&-; echo '{\"event\":\"ready\"}' >&3; sleep 0.3; exit 4";
+    const worker_run run = run_worker({"/bin/sh", "-c", script}, {5, 10}, {}, {}, [](const nlohmann::json&) {
+        return std::string(1 << 17, 'x');  // more than a pipe holds
+    });
+    CHECK(run.exit_code == 4);
+}

@@ -30,6 +30,9 @@ public:
     // Draws a new input from `seed`, runs once and checks: a kernel that caches results
     // across calls, or only works the first time, fails here.
     virtual case_record rerun_fresh(const part& p, std::uint64_t seed) = 0;
+    // Makes rerun_fresh(seed)'s input ahead, where that is host work worth moving out of
+    // the time the GPU is held alone; otherwise nothing.
+    virtual void stage_fresh(std::uint64_t) {}
 };
 
 struct problem_size {

@@ -36,9 +36,21 @@ reduction_fixture::reduction_fixture(std::size_t n, std::size_t scratch_elems, u
 void reduction_fixture::draw(input_kind kind, std::uint64_t seed) {
     kind_ = kind;
     changed_ = false;
-    host_ = make_input(kind, seed, n_ * bufs_.width);
+    if (staged_ && staged_->kind == kind && staged_->seed == seed) {
+        host_ = std::move(staged_->host);
+        sums_ = staged_->sums;
+    } else {
+        host_ = make_input(kind, seed, n_ * bufs_.width);
+        sums_ = sum_components(host_.data(), n_, bufs_.width);
+    }
+    staged_.reset();
     bufs_.in.upload(host_.data(), host_.size());
-    sums_ = sum_components(host_.data(), n_, bufs_.width);
+}
+
+void reduction_fixture::stage(input_kind kind, std::uint64_t seed) {
+    std::vector<float> host = make_input(kind, seed, n_ * bufs_.width);
+    const component_sums sums = sum_components(host.data(), n_, bufs_.width);
+    staged_ = staged_input{kind, seed, std::move(host), sums};
 }
 
 void reduction_fixture::perturb(std::uint64_t seed, double tolerance_c) {

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,8 +33,12 @@ public:
     // Buffers for n elements of `width` floats and `scratch_elems` partial sums of them.
     reduction_fixture(std::size_t n, std::size_t scratch_elems, unsigned width);
 
-    // A new input of `kind` from `seed`, uploaded; its sums computed from scratch.
+    // A new input of `kind` from `seed`, uploaded; its sums computed from scratch (or
+    // taken from stage()).
     void draw(input_kind kind, std::uint64_t seed);
+    // Makes draw(kind, seed)'s input and sums on the host now, so that the draw only
+    // uploads: the timing worker does this before it has the GPU to itself.
+    void stage(input_kind kind, std::uint64_t seed);
     // Rewrites a few elements on the host and the device (perturb_sums); the sums follow.
     void perturb(std::uint64_t seed, double tolerance_c);
     // Poisons out and scratch, payloads only, queued: before every timed run.
@@ -55,6 +60,13 @@ private:
     reduction_buffers bufs_;
     std::vector<float> host_;
     component_sums sums_;
+    struct staged_input {
+        input_kind kind;
+        std::uint64_t seed;
+        std::vector<float> host;
+        component_sums sums;
+    };
+    std::optional<staged_input> staged_;
 };
 
 // Uploads a fresh input of `kind` for (seed, n) and checks one run.

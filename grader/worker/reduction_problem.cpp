@@ -33,6 +33,7 @@ public:
     void run(const part& p) override { fixture_.run(p); }
     case_record check_run(const part& p) override { return fixture_.judge(p.id, tolerance_c_); }
     case_record check_last(const part& p) override { return fixture_.judge(p.id, tolerance_c_); }
+    void stage_fresh(std::uint64_t seed) override { fixture_.stage(input_kind::random, seed); }
     case_record rerun_fresh(const part& p, std::uint64_t seed) override {
         fixture_.draw(input_kind::random, seed);
         return fixture_.check(p, tolerance_c_);

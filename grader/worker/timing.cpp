@@ -3,6 +3,9 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <exception>
+#include <iostream>
+#include <memory>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -130,11 +133,13 @@ void time_round(const timing_job& job, const timed_part& tp, problem& prob, l2_f
     bench_json.add(json_text.str());
 }
 
-void time_part(const timing_job& job, const timed_part& tp, l2_flusher& flusher, double copy_gbps,
+// The seed of the fresh input drawn after a part's timing.
+std::uint64_t fresh_seed(const timing_job& job) { return job.seed ^ 0x5eed5eed5eedull; }
+
+void time_part(const timing_job& job, const timed_part& tp, problem* prob, l2_flusher& flusher, double copy_gbps,
                const device_info& device) {
     const part& student = *tp.versions[2];
     benchmark_json bench_json;
-    const auto prob = make_problem(student.kind, job.size, tp.versions, job.seed, job.tolerance_c);
     run_checker checker(*prob, student);
     for (int w = 0; w < job.warmup; ++w) {
         for (const part* v : tp.versions) {
@@ -163,7 +168,7 @@ void time_part(const timing_job& job, const timed_part& tp, l2_flusher& flusher,
         if (!last.ok) recheck = "the last timed run gave a wrong result (" + last.detail + ")";
     }
     if (recheck.empty()) {
-        const case_record fresh = prob->rerun_fresh(student, job.seed ^ 0x5eed5eed5eedull);
+        const case_record fresh = prob->rerun_fresh(student, fresh_seed(job));
         if (!fresh.ok)
             recheck = "a run on fresh inputs after timing gave a wrong result (" + fresh.detail +
                       "): does the kernel keep state between calls?";
@@ -181,6 +186,23 @@ void time_part(const timing_job& job, const timed_part& tp, l2_flusher& flusher,
     events().emit(event);
 }
 
+// A part's problem, made before the GPU is ours, or why it could not be.
+struct prepared_part {
+    std::unique_ptr<problem> prob;
+    std::exception_ptr error;
+};
+
+// timing_ready_event, then "go" on stdin; anything else (the grader could not take the
+// GPU, or is gone) ends the worker before it runs a kernel.
+void wait_for_go(const timing_job& job) {
+    timing_ready_event ready;
+    for (const auto& tp : job.parts) ready.parts.push_back(tp.versions[2]->id);
+    events().emit(ready);
+    std::string line;
+    if (!std::getline(std::cin, line) || line != "go")
+        throw std::runtime_error("the grader did not start the timing (no \"go\" on stdin)");
+}
+
 }  // namespace
 
 void run_timing(const timing_job& job, const device_info& device) {
@@ -193,13 +215,30 @@ void run_timing(const timing_job& job, const device_info& device) {
     benchmark::AddCustomContext("l2_bytes", std::to_string(device.l2_bytes));
     benchmark::AddCustomContext("cuda_runtime", std::to_string(device.runtime_version));
 
+    // Everything that needs no GPU to itself, while other graders may still use it: the
+    // buffers, and the inputs made on the host and uploaded. No kernel runs before "go".
     l2_flusher flusher(job.flush_bytes);
+    std::vector<prepared_part> prepared(job.parts.size());
+    for (std::size_t i = 0; i < job.parts.size(); ++i) {
+        const timed_part& tp = job.parts[i];
+        try {
+            prepared[i].prob = make_problem(tp.versions[2]->kind, job.size, tp.versions, job.seed, job.tolerance_c);
+            prepared[i].prob->stage_fresh(fresh_seed(job));
+        } catch (...) {
+            prepared[i].error = std::current_exception();  // reported in the part's turn
+        }
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    wait_for_go(job);
+
     const double copy_gbps = measure_copy_gbps(flusher);
-    for (const auto& tp : job.parts) {
+    for (std::size_t i = 0; i < job.parts.size(); ++i) {
+        const timed_part& tp = job.parts[i];
         const std::string& id = tp.versions[2]->id;
         events().emit(timing_begin_event{id});
         try {
-            time_part(job, tp, flusher, copy_gbps, device);
+            if (prepared[i].error) std::rethrow_exception(prepared[i].error);
+            time_part(job, tp, prepared[i].prob.get(), flusher, copy_gbps, device);
         } catch (const cuda_error& e) {
             events().emit(timing_failed_event{id, e.what()});
             if (e.sticky()) throw;

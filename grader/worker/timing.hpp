@@ -25,9 +25,11 @@ struct timing_job {
     double tolerance_c = 0;
 };
 
-// GPU only. Times every part in interleaved rounds through Google Benchmark with manual
-// CUDA-event time and emits one "timing" event per part with the raw samples; the
-// supervisor does the statistics and the verdict.
+// GPU only. Makes every part's buffers and inputs, emits "timing_ready" and waits for
+// "go" on stdin (the supervisor takes the GPU to itself first); then times every part in
+// interleaved rounds through Google Benchmark with manual CUDA-event time and emits one
+// "timing" event per part with the raw samples; the supervisor does the statistics and
+// the verdict.
 void run_timing(const timing_job& job, const device_info& device);
 
 }  // namespace course
