@@ -44,6 +44,29 @@ def gpu_ids(spec):
     return [g.strip() for g in spec.split(",") if g.strip()]
 
 
+def unwritable(out, create):
+    """Why RESULTS cannot be written, or None. It is made (and a file written and removed
+    there) when `create`; a dry run writes nothing, so there the folder, or the nearest
+    folder above it that exists, must be writable."""
+    if create:
+        try:
+            os.makedirs(out, exist_ok=True)
+            probe = os.path.join(out, ".write-test")
+            open(probe, "w").close()
+            os.remove(probe)
+        except OSError as e:
+            return str(e)
+        return None
+    path = os.path.abspath(out)
+    while not os.path.exists(path):
+        path = os.path.dirname(path)
+    if not os.path.isdir(path):
+        return f"{path} is not a folder"
+    if not os.access(path, os.W_OK | os.X_OK):
+        return f"{path} is not writable"
+    return None
+
+
 def grade_on_slurm(args, grader, todo, subs, dups, folder, t0):
     """Intake and builds here, on all cores (the build tree and the course's objects are
     here, and building is CPU work the GPU nodes need not do), into the run's own scratch
@@ -101,13 +124,9 @@ def main(argv=None):
     if not os.path.isdir(args.submissions):
         print(f"grade batch: {args.submissions} is not a folder", file=sys.stderr)
         return 2
-    try:
-        os.makedirs(args.out, exist_ok=True)
-        probe = os.path.join(args.out, ".write-test")
-        open(probe, "w").close()
-        os.remove(probe)
-    except OSError as e:
-        print(f"grade batch: cannot write to {args.out}: {e}", file=sys.stderr)
+    problem = unwritable(args.out, create=not args.dry_run)
+    if problem:
+        print(f"grade batch: cannot write to {args.out}: {problem}", file=sys.stderr)
         return 2
     if args.policy and not os.path.isfile(args.policy):
         print(f"grade batch: policy file {args.policy} does not exist", file=sys.stderr)

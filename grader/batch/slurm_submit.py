@@ -35,6 +35,8 @@ def add_options(p):
     g.add_argument("--tasks", type=int, help="array tasks (default: one per ~8 submissions)")
     g.add_argument("--sbatch-arg", action="append", default=[], metavar="ARG",
                    help="passed to sbatch for the array as it is (repeat it: --sbatch-arg=--qos=long, with the =)")
+    g.add_argument("--merge-sbatch-arg", action="append", default=[], metavar="ARG",
+                   help="passed to sbatch for the merge job as it is (a QOS or reservation every job needs, say)")
     g.add_argument("--wait", action="store_true", help="wait for the array, then merge and plot here")
     g.add_argument("--dry-run", action="store_true", help="print the job scripts; build and submit nothing")
 
@@ -43,7 +45,8 @@ def check_options(args):
     """None, or what is wrong with the Slurm options (they are errors without --slurm too)."""
     used = [o for o, v in (("--partition", args.partition), ("--account", args.account),
                            ("--gpus-per-task", args.gpus_per_task), ("--throttle", args.throttle),
-                           ("--tasks", args.tasks), ("--sbatch-arg", args.sbatch_arg), ("--wait", args.wait),
+                           ("--tasks", args.tasks), ("--sbatch-arg", args.sbatch_arg),
+                           ("--merge-sbatch-arg", args.merge_sbatch_arg), ("--wait", args.wait),
                            ("--dry-run", args.dry_run)) if v]
     if used and not args.slurm:
         return f"{', '.join(used)}: Slurm options, to be used with --slurm"
@@ -68,6 +71,8 @@ def check_options(args):
                     "(the #SBATCH lines of Slurm's job scripts cannot quote them); pick another folder")
     if args.wait and args.dry_run:
         return "--wait and --dry-run: a dry run submits nothing to wait for"
+    if args.wait and args.merge_sbatch_arg:
+        return "--merge-sbatch-arg with --wait: there is no merge job (this command merges when the array ends)"
     if args.slurm and not args.dry_run and shutil.which("sbatch") is None:
         return "--slurm needs Slurm's commands (sbatch, squeue, scontrol) on PATH"
     return None
@@ -132,7 +137,8 @@ def where(args):
 
 def sbatch_commands(args, array_path, merge_path, array_id="<array job id>"):
     array = ["sbatch", "--parsable"] + list(args.sbatch_arg) + [array_path]
-    merge = None if args.wait else ["sbatch", "--parsable", f"--dependency=afterany:{array_id}", merge_path]
+    merge = None if args.wait else (["sbatch", "--parsable", f"--dependency=afterany:{array_id}"] +
+                                    list(args.merge_sbatch_arg) + [merge_path])
     return array, merge
 
 

@@ -22,6 +22,8 @@ import slurm_submit  # noqa: E402
 from build_recipe import BuildResult  # noqa: E402
 
 BATCH = os.path.join(HERE, "..", "grade_batch.py")
+# The course build (ctest passes it): for the command's own dry run.
+BUILD = sys.argv[1] if len(sys.argv) > 1 else None
 
 
 def options(*argv):
@@ -91,6 +93,11 @@ class JobScripts(unittest.TestCase):
         self.assertEqual(array, ["sbatch", "--parsable", "--qos=long", "--constraint=h200", "a.sh"])
         self.assertEqual(merge_cmd, ["sbatch", "--parsable", "--dependency=afterany:77", "m.sh"])
         self.assertIsNone(slurm_submit.sbatch_commands(options("--wait"), "a.sh", "m.sh")[1])
+        # The merge job gets only its own extra arguments.
+        args = options("--sbatch-arg=--constraint=h200", "--merge-sbatch-arg=--qos=short")
+        array, merge_cmd = slurm_submit.sbatch_commands(args, "a.sh", "m.sh", "78")
+        self.assertEqual(array, ["sbatch", "--parsable", "--constraint=h200", "a.sh"])
+        self.assertEqual(merge_cmd, ["sbatch", "--parsable", "--dependency=afterany:78", "--qos=short", "m.sh"])
 
     def test_bad_options(self):
         self.assertIn("--throttle", slurm_submit.check_options(options("--throttle", "0", "--dry-run")))
@@ -98,6 +105,7 @@ class JobScripts(unittest.TestCase):
         self.assertIn("emulator", slurm_submit.check_options(options("--emulate", "--gpus-per-task", "1",
                                                                            "--dry-run")))
         self.assertIn("--wait and --dry-run", slurm_submit.check_options(options("--wait", "--dry-run")))
+        self.assertIn("no merge job", slurm_submit.check_options(options("--wait", "--merge-sbatch-arg=--qos=x")))
         loose = options("--partition", "p")
         loose.slurm = False
         self.assertIn("with --slurm", slurm_submit.check_options(loose))
@@ -195,6 +203,34 @@ class CommandChecks(unittest.TestCase):
             p = self.batch(*argv)
             self.assertEqual(p.returncode, 2, argv)
             self.assertIn(words, p.stdout.decode())
+
+
+@unittest.skipUnless(BUILD, "needs the course build folder as the first argument")
+class DryRun(unittest.TestCase):
+    def test_dry_run_prints_the_scripts_and_writes_nothing(self):
+        with tempfile.TemporaryDirectory() as d:
+            subs = os.path.join(d, "subs")
+            os.makedirs(os.path.join(subs, "alice"))
+            with open(os.path.join(subs, "alice", "kernels.cu"), "w") as f:
+                f.write("// nothing yet\n")
+            out = os.path.join(d, "results", "lab1")
+            p = subprocess.run([sys.executable, BATCH, "lab1", subs, "--out", out, "--build-dir", BUILD, "--emulate",
+                                "--slurm", "--dry-run", "--merge-sbatch-arg=--qos=short"],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            text = p.stdout.decode()
+            self.assertEqual(p.returncode, 0, text)
+            self.assertIn("1 submission(s) without a result, in 1 array task(s)", text)
+            self.assertIn("#SBATCH --array=0-0", text)
+            self.assertIn("'--dependency=afterany:<array job id>' --qos=short", text)
+            self.assertFalse(os.path.exists(os.path.join(d, "results")))  # nothing made, not even RESULTS
+            # A RESULTS that could never be written is still refused.
+            blocked = os.path.join(d, "file")
+            open(blocked, "w").close()
+            p = subprocess.run([sys.executable, BATCH, "lab1", subs, "--out", os.path.join(blocked, "r"), "--build-dir",
+                                BUILD, "--emulate", "--slurm", "--dry-run"], stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT)
+            self.assertEqual(p.returncode, 2)
+            self.assertIn("is not a folder", p.stdout.decode())
 
 
 if __name__ == "__main__":
