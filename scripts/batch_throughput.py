@@ -22,6 +22,7 @@ import json
 import os
 import shutil
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -135,6 +136,25 @@ def read_verdicts(results):
     return out
 
 
+PHASES = ("start", "correctness", "timing", "gpu_alone", "gpu_wait", "checks", "total")
+
+
+def phase_medians(results):
+    """{phase: median seconds} over the submissions of a results folder whose report.json
+    says where its grading's time went ("seconds"); phases no report has are left out."""
+    spent = {}
+    for entry in sorted(os.listdir(results)):
+        try:
+            with open(os.path.join(results, entry, "report.json")) as f:
+                seconds = json.load(f).get("seconds") or {}
+        except (OSError, ValueError, AttributeError):
+            continue
+        for phase, value in seconds.items():
+            if isinstance(value, (int, float)):
+                spent.setdefault(phase, []).append(float(value))
+    return {p: round(statistics.median(spent[p]), 3) for p in PHASES if p in spent}
+
+
 def differences(reference, other):
     """[(submission, what differs)] between two {submission: verdict}, in name order."""
     found = []
@@ -230,10 +250,28 @@ def table(runs):
         s = r["stats"] or {}
         lines.append((str(r["graders_per_gpu"]), number(s.get("submissions"), "{}"), number(s.get("elapsed_s")),
                       number(s.get("per_minute")), number(s.get("per_minute_once_built")), r["verdicts_equal_text"]))
-    widths = [max(len(line[i]) for line in lines) for i in range(len(head))]
+    return format_table(lines)
+
+
+def format_table(lines):
+    """Rows of strings (the first is the head) as aligned text, a rule under the head."""
+    widths = [max(len(line[i]) for line in lines) for i in range(len(lines[0]))]
     text = [" | ".join(c.ljust(w) for c, w in zip(line, widths)).rstrip() for line in lines]
     text.insert(1, "-+-".join("-" * w for w in widths))
     return "\n".join(text)
+
+
+def phase_table(runs):
+    """Median seconds per phase of one grading, a row per K: where the time goes as the
+    graders share the GPU."""
+    shown = [p for p in PHASES if any(p in (r.get("seconds") or {}) for r in runs)]
+    if not shown:
+        return ""
+    lines = [("K",) + tuple(shown)]
+    for r in runs:
+        sec = r.get("seconds") or {}
+        lines.append((str(r["graders_per_gpu"]),) + tuple(number(sec.get(p), "{:.2f}") for p in shown))
+    return "median seconds of one grading, by phase (report.json \"seconds\"):\n" + format_table(lines)
 
 
 def parse_graders(text, any_reference):
@@ -302,6 +340,7 @@ def main(argv=None):
         run = {"graders_per_gpu": k, "results": results, "log": log, "stats": stats, "error": error,
                "differences": [], "verdicts_equal": None}
         if error is None:
+            run["seconds"] = phase_medians(results)
             verdicts = read_verdicts(results)
             if reference is None:
                 reference = verdicts
@@ -322,6 +361,10 @@ def main(argv=None):
 
     print()
     print(table(runs))
+    phases = phase_table(runs)
+    if phases:
+        print()
+        print(phases)
     for r in runs:
         if r["error"]:
             print(f"\nK={r['graders_per_gpu']}: {r['error']}", file=sys.stderr)

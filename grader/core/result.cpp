@@ -180,7 +180,8 @@ void to_json(nlohmann::json& j, const lab_result& r) {
          {"passed", r.passed},
          {"exit_code", r.exit_code},
          {"summary", r.summary},
-         {"outcome", r.outcome}};
+         {"outcome", r.outcome},
+         {"seconds", r.seconds}};
 }
 
 }  // namespace course

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -165,6 +166,11 @@ struct lab_result {
     // What happened to the submission as a whole (core/lab_scoring.hpp, outcome_of): the
     // gradebook's status, read as is by batch grading.
     std::string outcome;
+    // Where the grading's time went, in seconds (wall clock): "start" (choosing and asking
+    // the worker), "correctness", "timing" (GPU), "checks", "total"; with a GPU,
+    // "gpu_alone" (held alone for timed or profiled runs) and with a shared GPU lock,
+    // "gpu_wait" (waiting for it). For instructors sizing a batch.
+    std::map<std::string, double> seconds;
 };
 
 // `file` as the reports show it: relative to `course_root` when it lies inside it (both

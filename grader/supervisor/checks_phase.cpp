@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "core/stopwatch.hpp"
 #include "core/tool_output.hpp"
 #include "supervisor/emulated_checks.hpp"
 #include "supervisor/phases.hpp"
@@ -83,8 +84,10 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
             // Alone on the GPU: Nsight Compute fixes the clocks and replays the kernel, and
             // another grader's kernels would run at those clocks, or in its counters.
             const auto held = s.lock().exclusive();
+            const stopwatch alone;
             checks.push_back(check_bank_wavefronts(s.worker, p.id, s.seed, lp.max_wavefronts_per_request,
                                                    wanted("bank_wavefronts"), s.gpu()));
+            s.gpu_seconds.alone += alone.seconds();
         }
         if (s.opt.sanitize) {
             s.say("compute-sanitizer: part " + p.id);

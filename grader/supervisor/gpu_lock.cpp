@@ -8,6 +8,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "core/stopwatch.hpp"
+
 namespace course {
 
 namespace {
@@ -44,6 +46,7 @@ gpu_lock::hold::~hold() {
 
 gpu_lock::hold gpu_lock::take(bool exclusive) const {
     if (path_.empty()) return hold();
+    const stopwatch waiting;
     // Through the turnstile first: a timer waiting for the GPU holds it, so newcomers queue
     // behind the timer instead of keeping the lock shared for ever.
     const std::string turnstile_path = path_ + ".turnstile";
@@ -58,6 +61,7 @@ gpu_lock::hold gpu_lock::take(bool exclusive) const {
         throw;
     }
     ::close(turnstile);
+    if (waited_ != nullptr) *waited_ += waiting.seconds();
     return hold(fd);
 }
 

@@ -13,7 +13,8 @@ namespace course {
 // stream of correctness runs cannot starve a timing run. One path per GPU; "" locks nothing.
 class gpu_lock {
 public:
-    explicit gpu_lock(std::string path) : path_(std::move(path)) {}
+    // `waited`, if given, gets the seconds spent blocked taking the lock added to it.
+    explicit gpu_lock(std::string path, double* waited = nullptr) : path_(std::move(path)), waited_(waited) {}
 
     // Released when destroyed.
     class hold {
@@ -37,6 +38,7 @@ public:
 private:
     hold take(bool exclusive) const;
     std::string path_;
+    double* waited_ = nullptr;
 };
 
 }  // namespace course

@@ -16,7 +16,7 @@ std::string gpu_turn::answer(const nlohmann::json& event) {
     try {
         release();
         held_ = lock_.exclusive();
-        alone_since_ = std::chrono::steady_clock::now();
+        alone_since_.restart();
         alone_ = true;
         return "go\n";
     } catch (...) {
@@ -31,7 +31,7 @@ void gpu_turn::finish() {
 }
 
 void gpu_turn::release() {
-    if (alone_) seconds_alone_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - alone_since_).count();
+    if (alone_) seconds_alone_ += alone_since_.seconds();
     alone_ = false;
     held_ = gpu_lock::hold();
 }

@@ -1,10 +1,10 @@
 #pragma once
-#include <chrono>
 #include <exception>
 #include <string>
 
 #include <nlohmann/json.hpp>
 
+#include "core/stopwatch.hpp"
 #include "supervisor/gpu_lock.hpp"
 
 namespace course {
@@ -35,7 +35,7 @@ private:
     gpu_lock lock_;
     gpu_lock::hold held_;
     bool answered_ = false, alone_ = false;
-    std::chrono::steady_clock::time_point alone_since_;
+    stopwatch alone_since_;
     double seconds_alone_ = 0;
     std::exception_ptr error_;
 };

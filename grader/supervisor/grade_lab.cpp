@@ -5,6 +5,7 @@
 
 #include "core/inputs.hpp"
 #include "core/lab_scoring.hpp"
+#include "core/stopwatch.hpp"
 #include "supervisor/phases.hpp"
 #include "supervisor/session.hpp"
 #include "supervisor/worker_choice.hpp"
@@ -51,12 +52,22 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
     session s(opt, pol);
     s.seed = opt.seed ? *opt.seed : fresh_seed();
     r.seed = s.seed;
+    const stopwatch total;
+    stopwatch phase;
+    // Each phase's seconds (lab_result::seconds), taken when the next one starts.
+    const auto lap = [&](const char* name) {
+        r.seconds[name] = phase.seconds();
+        phase.restart();
+    };
 
     try {
         (void)pol.lab(opt.lab);
-        if (const std::string err = choose_worker(s, r); !err.empty()) {
+        const std::string err = choose_worker(s, r);
+        lap("start");
+        if (!err.empty()) {
             r.infrastructure_error = err;
             score_lab(r, pol);
+            r.seconds["total"] = total.seconds();
             return r;
         }
         std::map<std::string, part_result> results;
@@ -67,12 +78,15 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
             const auto held = s.lock().shared();
             correctness_phase(s, results);
         }
+        lap("correctness");
         if (s.gpu()) {
             timing_phase(s, results);
+            lap("timing");
         } else {
             for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator cannot time kernels (its counters below stand in)";
         }
         checks_phase(s, r, results);
+        lap("checks");
         for (const auto& meta : s.parts) {
             part_result pr = results[meta.id];
             pr.id = meta.id;
@@ -83,6 +97,9 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
     } catch (const std::exception& e) {
         r.infrastructure_error = e.what();
     }
+    if (s.gpu()) r.seconds["gpu_alone"] = s.gpu_seconds.alone;
+    if (s.gpu() && !opt.gpu_lock.empty()) r.seconds["gpu_wait"] = s.gpu_seconds.waited;
+    r.seconds["total"] = total.seconds();
     score_lab(r, pol);
     return r;
 }

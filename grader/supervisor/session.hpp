@@ -24,8 +24,14 @@ struct session {
 
     bool gpu() const { return backend == "gpu"; }
     const lab_policy& lab() const { return pol.lab(opt.lab); }
+    // Seconds spent waiting for the shared GPU's lock, and holding the GPU alone
+    // (lab_result::seconds); the phases add to them.
+    struct gpu_seconds_t {
+        double waited = 0, alone = 0;
+    };
+    mutable gpu_seconds_t gpu_seconds;
     // The GPU this grading shares with other graders (--gpu-lock); locks nothing on the emulator.
-    gpu_lock lock() const { return gpu_lock(gpu() ? opt.gpu_lock : ""); }
+    gpu_lock lock() const { return gpu_lock(gpu() ? opt.gpu_lock : "", &gpu_seconds.waited); }
     std::vector<std::string> part_ids() const;
     void say(const std::string& line) const {
         if (opt.progress) opt.progress(line);

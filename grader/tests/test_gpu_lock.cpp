@@ -4,9 +4,11 @@
 #include <sys/file.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "supervisor/gpu_lock.hpp"
 #include "supervisor/gpu_turn.hpp"
@@ -91,4 +93,23 @@ TEST_CASE("without a lock file a timing worker is told to go at once") {
 TEST_CASE("a GPU lock that cannot be taken stops the timing worker and is reported") {
     gpu_turn turn{gpu_lock("/nonexistent-folder/gpu0")};
     CHECK_THROWS_AS(turn.worker_starts(), std::runtime_error);
+}
+
+TEST_CASE("the time spent waiting for the GPU is counted") {
+    const std::string path = temp_lock_path();
+    double waited = 0;
+    const gpu_lock lock(path, &waited);
+    { const auto free_now = lock.shared(); }
+    CHECK(waited < 0.1);
+    // Another grader times for 0.3 s: a correctness run waits that long.
+    const int other = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    REQUIRE(::flock(other, LOCK_EX) == 0);
+    std::thread timer([other] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        ::close(other);
+    });
+    { const auto after_timing = lock.shared(); }
+    timer.join();
+    CHECK(waited >= 0.25);
+    CHECK(waited < 5);
 }

@@ -104,6 +104,14 @@ TEST_CASE("the whole result serialises to JSON; NaN becomes null") {
     CHECK(j["parts"][0]["max_points"] == 50.0);
 }
 
+TEST_CASE("where the grading's time went travels as seconds per phase") {
+    lab_result r = sample_result();
+    r.seconds = {{"correctness", 2.5}, {"gpu_alone", 0.25}, {"total", 5.0}};
+    const nlohmann::json j = r;
+    CHECK(j["seconds"].dump() == R"({"correctness":2.5,"gpu_alone":0.25,"total":5.0})");
+    CHECK(nlohmann::json(sample_result())["seconds"].dump() == "{}");
+}
+
 TEST_CASE("reports are written whole, and unwritable paths are caught early") {
     const std::string path = "/tmp/course_report_test.json";
     write_file_atomic(path, "{}\n");

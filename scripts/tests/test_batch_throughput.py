@@ -135,6 +135,27 @@ class CompareTest(unittest.TestCase):
         self.assertEqual(tp.main(["--lab", "lab9"]), 2)
 
 
+class PhaseTest(unittest.TestCase):
+    def test_medians_per_phase_from_the_reports(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            for name, seconds in (("a", {"correctness": 2.0, "timing": 1.0, "gpu_alone": 0.3, "total": 4.0}),
+                                  ("b", {"correctness": 3.0, "timing": 1.5, "gpu_alone": 0.4, "total": 5.0}),
+                                  ("c", {"correctness": 4.0, "total": 6.0})):
+                os.makedirs(os.path.join(tmp, name))
+                with open(os.path.join(tmp, name, "report.json"), "w") as f:
+                    json.dump({"seconds": seconds}, f)
+            os.makedirs(os.path.join(tmp, "never_graded"))
+            medians = tp.phase_medians(tmp)
+            self.assertEqual(medians, {"correctness": 3.0, "timing": 1.25, "gpu_alone": 0.35, "total": 5.0})
+            text = tp.phase_table([{"graders_per_gpu": 1, "seconds": medians}, {"graders_per_gpu": 8, "seconds": {}}])
+            self.assertIn("K | correctness | timing | gpu_alone | total", text)
+            self.assertIn("1 | 3.00        | 1.25   | 0.35      | 5.00", text)
+            self.assertIn("8 | -           | -      | -         | -", text)
+        finally:
+            shutil.rmtree(tmp)
+
+
 class EndToEndTest(unittest.TestCase):
     def test_two_emulated_batches_agree(self):
         if BUILD is None:
@@ -162,6 +183,12 @@ class EndToEndTest(unittest.TestCase):
                 self.assertGreater(r["stats"]["per_minute"], 0)
                 self.assertEqual(r["stats"]["backend"], "emulated")
             self.assertEqual(result["runs"][1]["stats"]["graders_per_gpu"], 2)
+            # Where the time went: emulated reports time correctness and checks, never timing.
+            for r in result["runs"]:
+                self.assertGreater(r["seconds"]["correctness"], 0)
+                self.assertGreater(r["seconds"]["total"], r["seconds"]["correctness"])
+                self.assertNotIn("timing", r["seconds"])
+            self.assertIn("median seconds of one grading, by phase", text)
             # The stub's verdict is not the solution's: the comparison has something to compare.
             verdicts = tp.read_verdicts(result["runs"][0]["results"])
             self.assertEqual(len({v["score"] for v in verdicts.values()}), 2)
