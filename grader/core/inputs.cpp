@@ -1,6 +1,7 @@
 #include "core/inputs.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 #include <thread>
 #include <vector>
@@ -100,7 +101,7 @@ exact_sum pairwise_sum(const float* x, std::size_t n) {
         exact_sum s;
         for (std::size_t i = 0; i < n; ++i) {
             s.sum += x[i];
-            s.sum_abs += x[i] < 0 ? -static_cast<double>(x[i]) : static_cast<double>(x[i]);
+            s.sum_abs += std::fabs(static_cast<double>(x[i]));  // no branch: signs are random
         }
         return s;
     }
@@ -117,8 +118,8 @@ void fill_input(input_kind kind, std::uint64_t seed, float* out, std::size_t n) 
     parallel_chunks(n, chunk_count(n), [&](std::size_t, std::size_t b, std::size_t e) { fill_range(kind, base, out, b, e); });
 }
 
-std::vector<float> make_input(input_kind kind, std::uint64_t seed, std::size_t n) {
-    std::vector<float> v(n);
+host_floats make_input(input_kind kind, std::uint64_t seed, std::size_t n) {
+    host_floats v(n);  // uninitialised: fill_input writes (and first touches) it on every core
     fill_input(kind, seed, v.data(), n);
     return v;
 }

@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "core/host_floats.hpp"
+
 namespace course {
 
 // Input families for the reduction labs. None of them is all zeros: zeros hide
@@ -26,7 +28,7 @@ bool is_integer_valued(input_kind kind);
 std::uint64_t case_seed(std::uint64_t run_seed, input_kind kind, std::uint64_t size_tag);
 
 void fill_input(input_kind kind, std::uint64_t seed, float* out, std::size_t n);
-std::vector<float> make_input(input_kind kind, std::uint64_t seed, std::size_t n);
+host_floats make_input(input_kind kind, std::uint64_t seed, std::size_t n);
 
 struct exact_sum {
     double sum = 0;      // in double: far more precise than any float32 kernel

@@ -70,7 +70,7 @@ std::vector<std::size_t> pick_distinct(std::size_t count, std::size_t how_many, 
     return out;
 }
 
-std::vector<element_change> perturb_sums(std::vector<float>& x, std::size_t n, unsigned width, component_sums& sums,
+std::vector<element_change> perturb_sums(host_floats& x, std::size_t n, unsigned width, component_sums& sums,
                                          double tolerance_c, std::uint64_t seed, unsigned k) {
     draws d(seed);
     const std::size_t count = std::min(x.size(), n * width);
@@ -89,7 +89,7 @@ std::vector<element_change> perturb_sums(std::vector<float>& x, std::size_t n, u
     return changes;
 }
 
-std::vector<element_change> perturb_elements(std::vector<float>& x, std::uint64_t seed, unsigned k) {
+std::vector<element_change> perturb_elements(host_floats& x, std::uint64_t seed, unsigned k) {
     draws d(seed);
     std::vector<element_change> changes;
     for (const std::size_t i : pick_distinct(x.size(), k, d.next())) {

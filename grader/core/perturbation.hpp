@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/host_floats.hpp"
+
 namespace course {
 
 // K: elements rewritten per run. A few are enough (the check is on the result, not on
@@ -46,13 +48,13 @@ double shift_unit(std::size_t n, double sum_abs, double tolerance_c);
 // non-negative inputs (the timed inputs are uniform in [0, 1)) the sums stay equal to
 // sum|x|, perfectly conditioned; they grow by at most 8 * c * K * ceil(log2 n) * 2^-24 of
 // themselves per run: 2.9e-4 at n = 2^25 (c = 3, K = 8), 5.5% after 192 runs.
-std::vector<element_change> perturb_sums(std::vector<float>& x, std::size_t n, unsigned width, component_sums& sums,
+std::vector<element_change> perturb_sums(host_floats& x, std::size_t n, unsigned width, component_sums& sums,
                                          double tolerance_c, std::uint64_t seed,
                                          unsigned k = perturbed_elements);
 
 // Rewrites k distinct random elements of a matrix to 1 to 2 above their old value: a
 // transpose moves data and is checked bit for bit, so any change is detectable.
-std::vector<element_change> perturb_elements(std::vector<float>& x, std::uint64_t seed,
+std::vector<element_change> perturb_elements(host_floats& x, std::uint64_t seed,
                                              unsigned k = perturbed_elements);
 
 // min(how_many, count) distinct values in [0, count): the elements to change, or the

@@ -44,8 +44,8 @@ TEST_CASE("pick_distinct draws distinct values, reproducibly") {
 }
 
 TEST_CASE("perturb_sums rewrites K elements upwards and keeps the sums exact") {
-    std::vector<float> x = make_input(input_kind::random, 1, 4096);
-    const std::vector<float> before = x;
+    host_floats x = make_input(input_kind::random, 1, 4096);
+    const host_floats before = x;
     component_sums sums = sum_components(x.data(), 4096, 1);
     const double unit = shift_unit(4096, sums.sum_abs[0], 3.0);
     CHECK(unit == doctest::Approx(0.5).epsilon(0.05));  // the mean of [0, 1)
@@ -72,7 +72,7 @@ TEST_CASE("perturb_sums rewrites K elements upwards and keeps the sums exact") {
 }
 
 TEST_CASE("perturb_sums on a single element changes that element") {
-    std::vector<float> x = {0.25f};
+    host_floats x = {0.25f};
     component_sums sums = sum_components(x.data(), 1, 1);
     const auto changes = perturb_sums(x, 1, 1, sums, 3.0, 5);
     REQUIRE(changes.size() == 1);
@@ -86,7 +86,7 @@ TEST_CASE("perturb_sums on a single element changes that element") {
 TEST_CASE("over 192 runs at n = 2^22 every result of an earlier run fails, and the sum stays tame") {
     // The timed case: n large, so the shift unit is the tolerance itself.
     const std::size_t n = std::size_t{1} << 22;
-    std::vector<float> x = make_input(input_kind::random, 3, n);
+    host_floats x = make_input(input_kind::random, 3, n);
     component_sums sums = sum_components(x.data(), n, 1);
     const double first = sums.sum[0];
     CHECK(shift_unit(n, sums.sum_abs[0], 3.0) == doctest::Approx(8.25).epsilon(0.01));  // 3 * 22 * 2^-24 * 2^21
@@ -110,7 +110,7 @@ TEST_CASE("over 192 runs at n = 2^22 every result of an earlier run fails, and t
 TEST_CASE("records: every change moves its own component by more than its tolerance") {
     const std::size_t n = 1000;
     const unsigned width = 8;
-    std::vector<float> x = make_input(input_kind::random, 4, n * width);
+    host_floats x = make_input(input_kind::random, 4, n * width);
     component_sums sums = sum_components(x.data(), n, width);
     std::set<unsigned> moved_components;
     for (std::uint64_t run = 0; run < 50; ++run) {
@@ -131,8 +131,8 @@ TEST_CASE("records: every change moves its own component by more than its tolera
 }
 
 TEST_CASE("perturb_elements changes K matrix elements by 1 to 2") {
-    std::vector<float> x = make_input(input_kind::random, 6, 33 * 31);
-    const std::vector<float> before = x;
+    host_floats x = make_input(input_kind::random, 6, 33 * 31);
+    const host_floats before = x;
     const auto changes = perturb_elements(x, 17);
     CHECK(changes.size() == 8);
     for (const auto& c : changes) {

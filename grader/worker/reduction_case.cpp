@@ -48,7 +48,7 @@ void reduction_fixture::draw(input_kind kind, std::uint64_t seed) {
 }
 
 void reduction_fixture::stage(input_kind kind, std::uint64_t seed) {
-    std::vector<float> host = make_input(kind, seed, n_ * bufs_.width);
+    host_floats host = make_input(kind, seed, n_ * bufs_.width);
     const component_sums sums = sum_components(host.data(), n_, bufs_.width);
     staged_ = staged_input{kind, seed, std::move(host), sums};
 }

@@ -58,12 +58,12 @@ private:
     input_kind kind_ = input_kind::random;
     bool changed_ = false;  // changed elements are not integers: no exact judging then
     reduction_buffers bufs_;
-    std::vector<float> host_;
+    host_floats host_;
     component_sums sums_;
     struct staged_input {
         input_kind kind;
         std::uint64_t seed;
-        std::vector<float> host;
+        host_floats host;
         component_sums sums;
     };
     std::optional<staged_input> staged_;

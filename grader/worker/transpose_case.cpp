@@ -18,7 +18,7 @@ bool parse_shape(const std::string& text, unsigned& rows, unsigned& cols) {
 namespace {
 
 // True when some input element has exactly got's bits.
-bool in_input(const std::vector<float>& host_in, float got) {
+bool in_input(const host_floats& host_in, float got) {
     return std::any_of(host_in.begin(), host_in.end(),
                        [&](const float& v) { return std::memcmp(&v, &got, sizeof got) == 0; });
 }
@@ -27,7 +27,7 @@ bool in_input(const std::vector<float>& host_in, float got) {
 // moves values, so one found nowhere in the input was never this case's: typically a tile
 // element read before its block wrote it, still holding what an earlier block or run left
 // (on the emulator, the previous case's values), which must not pass for a misplaced one.
-void note_wrong_element(case_record& rec, unsigned c, unsigned r, float got, const std::vector<float>& host_in,
+void note_wrong_element(case_record& rec, unsigned c, unsigned r, float got, const host_floats& host_in,
                         input_kind kind, unsigned cols) {
     const float want = host_in[std::size_t{r} * cols + c];
     std::uint32_t bits = 0;
@@ -71,7 +71,7 @@ case_record transpose_record(const std::string& part_id, transpose_buffers& bufs
 
 }  // namespace
 
-case_record judge_transpose(const std::string& part_id, transpose_buffers& bufs, const std::vector<float>& host_in,
+case_record judge_transpose(const std::string& part_id, transpose_buffers& bufs, const host_floats& host_in,
                             input_kind kind) {
     CUDA_CHECK(cudaDeviceSynchronize());
     const unsigned rows = bufs.rows, cols = bufs.cols;
@@ -93,7 +93,7 @@ case_record judge_transpose(const std::string& part_id, transpose_buffers& bufs,
 }
 
 case_record judge_transpose_sample(const std::string& part_id, transpose_buffers& bufs,
-                                   const std::vector<float>& host_in, const std::vector<std::size_t>& input_indices,
+                                   const host_floats& host_in, const std::vector<std::size_t>& input_indices,
                                    const std::vector<std::size_t>& out_rows) {
     CUDA_CHECK(cudaDeviceSynchronize());
     const unsigned rows = bufs.rows, cols = bufs.cols;
@@ -124,7 +124,7 @@ case_record judge_transpose_sample(const std::string& part_id, transpose_buffers
 
 case_record run_transpose_case(const part& p, input_kind kind, unsigned rows, unsigned cols, std::uint64_t run_seed) {
     const std::size_t count = std::size_t{rows} * cols;
-    const std::vector<float> host = make_input(kind, case_seed(run_seed, kind, std::uint64_t{rows} << 32 | cols), count);
+    const host_floats host = make_input(kind, case_seed(run_seed, kind, std::uint64_t{rows} << 32 | cols), count);
     transpose_buffers bufs(rows, cols);
     bufs.in.upload(host.data(), count);
     bufs.out.poison();

@@ -21,7 +21,7 @@ struct transpose_buffers {
 
 // Compares every output element with the input it must come from (exactly: a transpose
 // moves data, it does not round) and names the first wrong one.
-case_record judge_transpose(const std::string& part_id, transpose_buffers& bufs, const std::vector<float>& host_in,
+case_record judge_transpose(const std::string& part_id, transpose_buffers& bufs, const host_floats& host_in,
                             input_kind kind);
 
 // Judges only some output elements, without copying the whole output back: the
@@ -29,7 +29,7 @@ case_record judge_transpose(const std::string& part_id, transpose_buffers& bufs,
 // whole output rows `out_rows` (output row c holds input column c). The check after every
 // timed run, where the output is 256 MiB.
 case_record judge_transpose_sample(const std::string& part_id, transpose_buffers& bufs,
-                                   const std::vector<float>& host_in, const std::vector<std::size_t>& input_indices,
+                                   const host_floats& host_in, const std::vector<std::size_t>& input_indices,
                                    const std::vector<std::size_t>& out_rows);
 
 // Uploads a fresh input of `kind` for (seed, shape), poisons the output, runs and judges.

@@ -50,7 +50,7 @@ private:
     std::uint64_t seed_;
     std::uint64_t runs_ = 0;
     transpose_buffers bufs_;
-    std::vector<float> host_;
+    host_floats host_;
     std::vector<std::size_t> changed_;  // input elements the last prepare_run() rewrote
 };
 
