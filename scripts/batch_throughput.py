@@ -155,6 +155,19 @@ def phase_medians(results):
     return {p: round(statistics.median(spent[p]), 3) for p in PHASES if p in spent}
 
 
+def median_speedups(results):
+    """{part: median speedup over the naive baseline} of the rows of a results folder that
+    have one: if graders sharing a GPU disturbed each other's timing, these would move."""
+    with open(os.path.join(results, "gradebook.json")) as f:
+        rows = json.load(f)
+    found = {}
+    for r in rows:
+        for part, x in (r.get("speedups") or {}).items():
+            if isinstance(x, (int, float)):
+                found.setdefault(part, []).append(float(x))
+    return {p: round(statistics.median(v), 3) for p, v in sorted(found.items())}
+
+
 def differences(reference, other):
     """[(submission, what differs)] between two {submission: verdict}, in name order."""
     found = []
@@ -341,6 +354,7 @@ def main(argv=None):
                "differences": [], "verdicts_equal": None}
         if error is None:
             run["seconds"] = phase_medians(results)
+            run["median_speedups"] = median_speedups(results)
             verdicts = read_verdicts(results)
             if reference is None:
                 reference = verdicts
@@ -356,6 +370,9 @@ def main(argv=None):
             print(f"    {stats.get('submissions')} in {number(stats.get('elapsed_s'))} s: "
                   f"{number(stats.get('per_minute'))} per minute ({number(stats.get('per_minute_once_built'))} once "
                   f"built); verdicts: {run['verdicts_equal_text']}", flush=True)
+        if run.get("median_speedups"):
+            print("    median speedups: " + ", ".join(f"{p} {x:.2f}x" for p, x in run["median_speedups"].items()),
+                  flush=True)
         if error is not None and reference is None:
             break  # no reference to compare the others with
 

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <sstream>
 
@@ -137,7 +138,7 @@ void write_reply(int fd, const std::string& text) {
     while (done < text.size()) {
         const ssize_t n = write(fd, text.data() + done, text.size() - done);
         if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) {
+        if (n <= 0) {  // EPIPE: the worker is gone; EAGAIN: it is not reading
             broken = errno == EPIPE;
             break;
         }
@@ -200,20 +201,26 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
     track_group(pid, true);
     close(events_pipe[1]);
     close(output_pipe[1]);
-    if (input_pipe[0] >= 0) close(input_pipe[0]);
+    if (input_pipe[0] >= 0) {
+        close(input_pipe[0]);
+        // A worker that does not read its stdin must not stall the supervisor's replies.
+        fcntl(input_pipe[1], F_SETFL, fcntl(input_pipe[1], F_GETFL) | O_NONBLOCK);
+    }
 
     std::string line_buf;
     bool ends_in_newline = true;
     auto last_activity = std::chrono::steady_clock::now();
+    double replying_seconds = 0;  // spent in reply(): neither the worker's silence nor its time
+    std::exception_ptr callback_error;  // from on_event or reply: rethrown once the worker is gone
     bool events_open = true, output_open = true;
     char buf[65536];
-    while (events_open || output_open) {
+    while ((events_open || output_open) && !callback_error) {
         pollfd fds[2] = {{events_pipe[0], POLLIN, 0}, {output_pipe[0], POLLIN, 0}};
         if (!events_open) fds[0].fd = -1;
         if (!output_open) fds[1].fd = -1;
         const int ready = poll(fds, 2, 200);
         if (ready < 0 && errno != EINTR) break;
-        const auto now = std::chrono::steady_clock::now();
+        auto now = std::chrono::steady_clock::now();
         if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
             const ssize_t n = read(events_pipe[0], buf, sizeof buf);
             if (n <= 0) {
@@ -226,12 +233,22 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
                     line_buf.erase(0, nl + 1);
                     if (ev.is_discarded() || !ev.is_object()) continue;
                     run.events.push_back(ev);
-                    if (on_event) on_event(ev);
+                    try {
+                        if (on_event) on_event(ev);
+                        if (reply) {
+                            const std::string answer = reply(ev);
+                            if (!answer.empty()) write_reply(input_pipe[1], answer);
+                        }
+                    } catch (...) {
+                        callback_error = std::current_exception();
+                        break;
+                    }
                     if (reply) {
-                        const std::string answer = reply(ev);
-                        if (!answer.empty()) write_reply(input_pipe[1], answer);
-                        // The reply may have waited (for the GPU): that is not the worker's silence.
-                        last_activity = std::chrono::steady_clock::now();
+                        // The reply may have waited (for the GPU): that is not the worker's
+                        // silence, nor its running time.
+                        const auto after = std::chrono::steady_clock::now();
+                        replying_seconds += std::chrono::duration<double>(after - now).count();
+                        now = last_activity = after;
                     }
                 }
             }
@@ -255,13 +272,14 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
             }
         }
         const double quiet = std::chrono::duration<double>(now - last_activity).count();
-        const double total = std::chrono::duration<double>(now - start).count();
+        const double total = std::chrono::duration<double>(now - start).count() - replying_seconds;
         if (quiet > limits.quiet_seconds || total > limits.total_seconds) {
             run.timed_out = true;
             kill(-pid, SIGKILL);
             break;
         }
     }
+    if (callback_error) kill(-pid, SIGKILL);
     close(events_pipe[0]);
     close(output_pipe[0]);
     if (input_pipe[1] >= 0) close(input_pipe[1]);
@@ -290,6 +308,7 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
     if (run.output_tail.size() > limits.keep_output)
         run.output_tail.erase(0, run.output_tail.size() - limits.keep_output);
     run.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (callback_error) std::rethrow_exception(callback_error);  // the worker is gone, nothing leaks
     return run;
 }
 

@@ -51,9 +51,11 @@ inline worker_limits timeouts(double quiet_seconds, double total_seconds) {
     return limits;
 }
 
-// What the supervisor answers an event with, on the worker's stdin ("" for nothing). It
-// is called after on_event, and the worker waits for it: time it spends (waiting for the
-// GPU, say) does not count as the worker's silence.
+// What the supervisor answers an event with, on the worker's stdin ("" for nothing; what
+// a worker does not read is dropped, never waited for). It is called after on_event, and
+// the worker waits for it: time it spends (waiting for the GPU, say) counts neither as the
+// worker's silence nor against its total. An exception from on_event or the reply kills
+// the worker with its group; run_worker rethrows it once the worker is gone.
 using worker_reply = std::function<std::string(const nlohmann::json& event)>;
 
 // Runs a worker in its own process group with its events on fd 3 and its stdout and

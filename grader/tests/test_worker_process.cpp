@@ -5,9 +5,11 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 
 #include "supervisor/worker_process.hpp"
 
@@ -152,4 +154,34 @@ TEST_CASE("a reply to a worker that has closed its stdin does not stop the grade
         return std::string(1 << 17, 'x');  // more than a pipe holds
     });
     CHECK(run.exit_code == 4);
+}
+
+TEST_CASE("a reply the worker does not read is dropped, not waited for") {
+    const std::string script = "echo '{\"event\":\"ready\"}' >&3; sleep 0.5; exit 5";
+    const worker_run run = run_worker({"/bin/sh", "-c", script}, {5, 10}, {}, {}, [](const nlohmann::json&) {
+        return std::string(1 << 20, 'x');  // far more than a pipe holds
+    });
+    CHECK(run.exit_code == 5);
+    CHECK(run.seconds < 4);
+}
+
+TEST_CASE("an exception in a reply stops the worker and reaches the caller") {
+    const std::string script = "echo '{\"event\":\"ready\"}' >&3; read line; sleep 30";
+    const auto start = std::chrono::steady_clock::now();
+    CHECK_THROWS_WITH_AS(run_worker({"/bin/sh", "-c", script}, {60, 120}, {}, {},
+                                    [](const nlohmann::json&) -> std::string { throw std::runtime_error("no GPU lock"); }),
+                         "no GPU lock", std::runtime_error);
+    CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 10);
+}
+
+TEST_CASE("time spent on a reply does not count against the worker's total") {
+    // Total limit 1 s; the reply takes 1.5 s; the worker itself runs for well under 1 s.
+    const std::string script = "echo '{\"event\":\"ready\"}' >&3; read line; echo '{\"event\":\"done\"}' >&3";
+    const worker_run run = run_worker({"/bin/sh", "-c", script}, {5, 1}, {}, {}, [](const nlohmann::json& ev) {
+        if (ev["event"] != "ready") return std::string();
+        usleep(1500 * 1000);
+        return std::string("go\n");
+    });
+    CHECK_FALSE(run.timed_out);
+    CHECK(run.events.size() == 2);
 }

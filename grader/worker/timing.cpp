@@ -186,12 +186,6 @@ void time_part(const timing_job& job, const timed_part& tp, problem* prob, l2_fl
     events().emit(event);
 }
 
-// A part's problem, made before the GPU is ours, or why it could not be.
-struct prepared_part {
-    std::unique_ptr<problem> prob;
-    std::exception_ptr error;
-};
-
 // timing_ready_event, then "go" on stdin; anything else (the grader could not take the
 // GPU, or is gone) ends the worker before it runs a kernel.
 void wait_for_go(const timing_job& job) {
@@ -218,14 +212,18 @@ void run_timing(const timing_job& job, const device_info& device) {
     // Everything that needs no GPU to itself, while other graders may still use it: the
     // buffers, and the inputs made on the host and uploaded. No kernel runs before "go".
     l2_flusher flusher(job.flush_bytes);
-    std::vector<prepared_part> prepared(job.parts.size());
+    const auto make = [&](const timed_part& tp) {
+        auto prob = make_problem(tp.versions[2]->kind, job.size, tp.versions, job.seed, job.tolerance_c);
+        prob->stage_fresh(fresh_seed(job));
+        return prob;
+    };
+    std::vector<std::unique_ptr<problem>> prepared(job.parts.size());
     for (std::size_t i = 0; i < job.parts.size(); ++i) {
-        const timed_part& tp = job.parts[i];
         try {
-            prepared[i].prob = make_problem(tp.versions[2]->kind, job.size, tp.versions, job.seed, job.tolerance_c);
-            prepared[i].prob->stage_fresh(fresh_seed(job));
-        } catch (...) {
-            prepared[i].error = std::current_exception();  // reported in the part's turn
+            prepared[i] = make(job.parts[i]);
+        } catch (const std::exception&) {
+            // Other graders' runs may hold the memory now: made again in the part's turn,
+            // with the GPU ours, and reported then if it fails again.
         }
     }
     CUDA_CHECK(cudaDeviceSynchronize());
@@ -237,8 +235,8 @@ void run_timing(const timing_job& job, const device_info& device) {
         const std::string& id = tp.versions[2]->id;
         events().emit(timing_begin_event{id});
         try {
-            if (prepared[i].error) std::rethrow_exception(prepared[i].error);
-            time_part(job, tp, prepared[i].prob.get(), flusher, copy_gbps, device);
+            if (!prepared[i]) prepared[i] = make(tp);
+            time_part(job, tp, prepared[i].get(), flusher, copy_gbps, device);
         } catch (const cuda_error& e) {
             events().emit(timing_failed_event{id, e.what()});
             if (e.sticky()) throw;

@@ -156,6 +156,19 @@ class PhaseTest(unittest.TestCase):
             shutil.rmtree(tmp)
 
 
+class SpeedupTest(unittest.TestCase):
+    def test_median_speedups_per_part(self):
+        tmp = tempfile.mkdtemp()
+        try:
+            rows = [row("a", speedup=3.0), row("b", speedup=4.0), row("c", speedup=5.0),
+                    dict(row("stub", status="wrong"), speedups={"A": None})]
+            with open(os.path.join(tmp, "gradebook.json"), "w") as f:
+                json.dump(rows, f)
+            self.assertEqual(tp.median_speedups(tmp), {"A": 4.0})
+        finally:
+            shutil.rmtree(tmp)
+
+
 class EndToEndTest(unittest.TestCase):
     def test_two_emulated_batches_agree(self):
         if BUILD is None:
@@ -189,6 +202,7 @@ class EndToEndTest(unittest.TestCase):
                 self.assertGreater(r["seconds"]["total"], r["seconds"]["correctness"])
                 self.assertNotIn("timing", r["seconds"])
             self.assertIn("median seconds of one grading, by phase", text)
+            self.assertEqual([r["median_speedups"] for r in result["runs"]], [{}, {}])  # nothing timed
             # The stub's verdict is not the solution's: the comparison has something to compare.
             verdicts = tp.read_verdicts(result["runs"][0]["results"])
             self.assertEqual(len({v["score"] for v in verdicts.values()}), 2)
