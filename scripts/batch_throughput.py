@@ -29,18 +29,18 @@ import tempfile
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 BATCH = os.path.join(ROOT, "grader", "batch", "grade_batch.py")
-STATS_FILE = "batch_stats.json"  # grader/batch/throughput.py writes it
+sys.path.insert(0, os.path.join(ROOT, "grader", "batch"))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+import labs_manifest  # noqa: E402
+from throughput import STATS_FILE  # noqa: E402  (the batch writes its figures there)
 
 # What a gradebook row holds of the verdict (speedups, target and message hold times).
 ROW_FIELDS = ("status", "score", "max_score", "correctness")
 
 
 def lab_folder(lab):
-    with open(os.path.join(ROOT, "labs.json")) as f:
-        for entry in json.load(f)["labs"]:
-            if entry["name"] == lab:
-                return entry["folder"]
-    return None
+    return next((entry["folder"] for entry in labs_manifest.labs() if entry["name"] == lab), None)
 
 
 # ---- the class ----------------------------------------------------------------------
