@@ -136,7 +136,7 @@ def read_verdicts(results):
     return out
 
 
-PHASES = ("start", "correctness", "timing", "gpu_alone", "gpu_wait", "checks", "total")
+PHASES = ("start", "correctness", "timing", "gpu_alone", "gpu_shared", "gpu_wait", "checks", "total")
 
 
 def phase_medians(results):

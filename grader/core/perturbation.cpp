@@ -70,22 +70,31 @@ std::vector<std::size_t> pick_distinct(std::size_t count, std::size_t how_many, 
     return out;
 }
 
-std::vector<element_change> perturb_sums(host_floats& x, std::size_t n, unsigned width, component_sums& sums,
-                                         double tolerance_c, std::uint64_t seed, unsigned k) {
+std::vector<element_change> perturb_sums(const std::function<float(std::size_t)>& value_of, std::size_t count,
+                                         std::size_t n, unsigned width, component_sums& sums, double tolerance_c,
+                                         std::uint64_t seed, unsigned k) {
     draws d(seed);
-    const std::size_t count = std::min(x.size(), n * width);
+    count = std::min(count, n * width);
     std::vector<element_change> changes;
     for (const std::size_t i : pick_distinct(count, k, d.next())) {
         const unsigned c = static_cast<unsigned>(i % width);
         const double unit = shift_unit(n, sums.sum_abs[c], tolerance_c);
-        const float old = x[i];
+        const float old = value_of(i);
         const float now = static_cast<float>(old + unit * (shift_low + (shift_high - shift_low) * d.unit()));
-        x[i] = now;
         // The differences of the stored floats, exact in double: no drift over many runs.
         sums.sum[c] += static_cast<double>(now) - static_cast<double>(old);
         sums.sum_abs[c] += std::fabs(static_cast<double>(now)) - std::fabs(static_cast<double>(old));
         changes.push_back({i, now});
     }
+    return changes;
+}
+
+std::vector<element_change> perturb_sums(host_floats& x, std::size_t n, unsigned width, component_sums& sums,
+                                         double tolerance_c, std::uint64_t seed, unsigned k) {
+    // The elements changed are distinct, so each is read before any is written.
+    const auto changes =
+        perturb_sums([&](std::size_t i) { return x[i]; }, x.size(), n, width, sums, tolerance_c, seed, k);
+    for (const auto& c : changes) x[c.index] = c.value;
     return changes;
 }
 

@@ -6,6 +6,7 @@
 // a stale answer always fails. Host-only, so that the maths is unit-tested without a GPU.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,6 +52,12 @@ double shift_unit(std::size_t n, double sum_abs, double tolerance_c);
 std::vector<element_change> perturb_sums(host_floats& x, std::size_t n, unsigned width, component_sums& sums,
                                          double tolerance_c, std::uint64_t seed,
                                          unsigned k = perturbed_elements);
+// The same changes of an input that is not to be written (a cached one): `value_of(i)`
+// reads its element i as it stands (with any earlier changes), `count` is its size in
+// floats. Updates `sums` and returns the changes; the caller keeps them.
+std::vector<element_change> perturb_sums(const std::function<float(std::size_t)>& value_of, std::size_t count,
+                                         std::size_t n, unsigned width, component_sums& sums, double tolerance_c,
+                                         std::uint64_t seed, unsigned k = perturbed_elements);
 
 // Rewrites k distinct random elements of a matrix to 1 to 2 above their old value: a
 // transpose moves data and is checked bit for bit, so any change is detectable.

@@ -64,6 +64,9 @@ struct correctness_request {
     // emulator, there so that a kernel that drops the tail of a large input fails.
     std::vector<std::uint64_t> large_sizes, large_record_sizes;
     std::optional<counters_request> counters;  // the emulator: after each part's cases
+    // Make every input on the host first, then say correctness_ready_event and wait for
+    // "go" on stdin before the first case: the supervisor takes the GPU (shared) only then.
+    bool wait_for_go = false;
 };
 
 struct timing_request {
@@ -186,6 +189,13 @@ struct timing_ready_event {
     std::vector<std::string> parts;
 };
 
+// The correctness worker has made every input of its cases on the host (the CPU-heavy
+// part, which needs no GPU) and waits for "go" on its stdin before it runs a case.
+struct correctness_ready_event {
+    static constexpr const char* event = "correctness_ready";
+    std::vector<std::string> parts;
+};
+
 struct timed_kernel {
     std::string role;  // naive, reference, student
     std::string kernel;
@@ -246,7 +256,7 @@ std::optional<sandbox_mode> parse_sandbox_mode(const std::string& name);
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_request, n, records, shape)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_request, parts, seed, tolerance_c, inputs, sizes, record_sizes, shapes,
-                                   large_sizes, large_record_sizes, counters)
+                                   large_sizes, large_record_sizes, counters, wait_for_go)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_request, parts, seed, tolerance_c, n, shape, records, rounds, warmup,
                                    flush_bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(profile_request, part, version, seed)
@@ -264,6 +274,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(part_correctness_event, part, passed, cases, 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_begin_event, part)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_event, part, problem, versions, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_ready_event, parts)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_ready_event, parts)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_kernel, role, kernel, ms)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_event, part, problem, bytes, kernels, copy_gbps, peak_gbps, recheck,
                                    benchmark)

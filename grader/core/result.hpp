@@ -168,8 +168,9 @@ struct lab_result {
     std::string outcome;
     // Where the grading's time went, in seconds (wall clock): "start" (choosing and asking
     // the worker), "correctness", "timing" (GPU), "checks", "total"; with a GPU,
-    // "gpu_alone" (held alone for timed or profiled runs) and with a shared GPU lock,
-    // "gpu_wait" (waiting for it). For instructors sizing a batch.
+    // "gpu_alone" (held alone for timed or profiled runs), "gpu_shared" (held shared for
+    // correctness cases and racecheck, from each worker's "go") and with a shared GPU
+    // lock, "gpu_wait" (waiting for it). For instructors sizing a batch.
     std::map<std::string, double> seconds;
 };
 

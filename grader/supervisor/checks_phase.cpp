@@ -42,9 +42,12 @@ void race_checks(const session& s, std::map<std::string, part_result>& results) 
     options.cases.sizes.assign(s.pol.race_check_sizes.begin(), s.pol.race_check_sizes.end());
     options.timeout_seconds = s.pol.race_check_timeout_seconds;
     // compute-sanitizer checks what the kernels do, not how fast: other graders' correctness
-    // runs may share the GPU meanwhile.
-    const auto held = s.lock().shared();
+    // cases may share the GPU meanwhile.
+    gpu_turn turn(s.lock(), gpu_turn::phase::correctness);
+    options.turn = &turn;
     for (auto& [id, check] : check_races(s.worker, targets, options, true)) results[id].checks.push_back(check);
+    turn.finish();
+    s.gpu_seconds.shared += turn.seconds_held();
 }
 
 // The emulator's checks of each part, from its counters: hazards, and the policy's

@@ -6,6 +6,7 @@
 
 #include "core/code_place.hpp"
 #include "core/hints.hpp"
+#include "supervisor/gpu_turn.hpp"
 #include "supervisor/phase_runner.hpp"
 #include "supervisor/phases.hpp"
 #include "supervisor/technique_checks.hpp"
@@ -56,12 +57,16 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
     const std::vector<std::string> ids = s.part_ids();
     s.say("correctness: " + std::to_string(ids.size()) + " part(s) on the " + (s.gpu() ? "GPU" : "CPU emulator"));
     const correctness_request request = request_of(s);
+    // Each worker makes its inputs holding nothing, then runs its cases with the GPU shared.
+    gpu_turn turn(s.lock(), gpu_turn::phase::correctness);
 
     run_parts(
         s, ids, timeouts(s.pol.case_timeout_seconds, 3600),
         [&](const std::vector<std::string>& which) {
+            turn.worker_starts();
             correctness_request r = request;
             r.parts = which;
+            r.wait_for_go = true;
             return correctness_job_of(r);
         },
         // With counters (the emulator), the part ends with its counters event: a worker that
@@ -103,7 +108,10 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
             c.failed = 1;
             for (const auto& r : records[id])
                 if (!r.ok) ++c.failed;
-        });
+        },
+        [&](const nlohmann::json& ev) { return turn.answer(ev); });
+    turn.finish();
+    s.gpu_seconds.shared += turn.seconds_held();
 
     for (const auto& meta : s.parts) {
         auto& c = results[meta.id].correctness;

@@ -6,18 +6,20 @@ namespace course {
 
 void gpu_turn::worker_starts() {
     release();
-    held_ = lock_.shared();
+    if (phase_ == phase::timing) held_ = lock_.shared();
     answered_ = false;
 }
 
 std::string gpu_turn::answer(const nlohmann::json& event) {
-    if (answered_ || !is_event<timing_ready_event>(event)) return "";
+    const bool ready = phase_ == phase::timing ? is_event<timing_ready_event>(event)
+                                               : is_event<correctness_ready_event>(event);
+    if (answered_ || !ready) return "";
     answered_ = true;
     try {
         release();
-        held_ = lock_.exclusive();
-        alone_since_.restart();
-        alone_ = true;
+        held_ = phase_ == phase::timing ? lock_.exclusive() : lock_.shared();
+        going_since_.restart();
+        going_ = true;
         return "go\n";
     } catch (...) {
         error_ = std::current_exception();
@@ -31,8 +33,8 @@ void gpu_turn::finish() {
 }
 
 void gpu_turn::release() {
-    if (alone_) seconds_alone_ += alone_since_.seconds();
-    alone_ = false;
+    if (going_) seconds_held_ += going_since_.seconds();
+    going_ = false;
     held_ = gpu_lock::hold();
 }
 

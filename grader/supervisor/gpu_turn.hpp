@@ -9,34 +9,42 @@
 
 namespace course {
 
-// A timing worker makes its inputs and buffers while the GPU is shared with other
-// graders' correctness runs, says it is ready (timing_ready_event), and runs no kernel
-// before it is told "go": the supervisor first takes the GPU to itself. Until that answer
-// no code of the student's has run in the worker (the course's rules allow a lab file no
-// code that runs by itself). One answer per worker: a second "ready", which the student's
-// code could write, gets none, so the GPU is never let go while the student's code runs.
+// A worker makes what needs no GPU (or no GPU to itself) first, says it is ready, and
+// runs no kernel before it is told "go": the supervisor first takes the GPU as the
+// worker's phase needs it.
+//   timing:      inputs and buffers with the GPU shared (timing_ready_event), then the
+//                timed runs with the GPU alone.
+//   correctness: the host inputs with no hold at all (correctness_ready_event), then the
+//                cases with the GPU shared.
+// Until that answer no code of the student's has run in the worker (the course's rules
+// allow a lab file no code that runs by itself). One answer per worker: a second "ready",
+// which the student's code could write, gets none, so the hold never changes while the
+// student's code runs.
 class gpu_turn {
 public:
-    explicit gpu_turn(gpu_lock lock) : lock_(std::move(lock)) {}
+    enum class phase { timing, correctness };
+    gpu_turn(gpu_lock lock, phase p) : lock_(std::move(lock)), phase_(p) {}
 
-    // Before each timing worker starts: the GPU shared.
+    // Before each worker starts: the GPU shared for timing, nothing for correctness.
     void worker_starts();
-    // The reply to a worker's event (worker_reply): "go\n" to its first timing_ready
-    // once the GPU is ours alone, "stop\n" if it cannot be taken, "" otherwise.
+    // The reply to a worker's event (worker_reply): "go\n" to its first ready event once
+    // the GPU is held, "stop\n" if it cannot be taken, "" otherwise.
     std::string answer(const nlohmann::json& event);
     // After the phase: lets the GPU go, and rethrows a failure to take it.
     void finish();
 
-    double seconds_alone() const { return seconds_alone_; }
+    // Seconds the GPU was held after a "go": alone (timing) or shared (correctness).
+    double seconds_held() const { return seconds_held_; }
 
 private:
     void release();
 
     gpu_lock lock_;
+    phase phase_;
     gpu_lock::hold held_;
-    bool answered_ = false, alone_ = false;
-    stopwatch alone_since_;
-    double seconds_alone_ = 0;
+    bool answered_ = false, going_ = false;
+    stopwatch going_since_;
+    double seconds_held_ = 0;
     std::exception_ptr error_;
 };
 

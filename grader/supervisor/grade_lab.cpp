@@ -71,13 +71,10 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
             return r;
         }
         std::map<std::string, part_result> results;
-        // Only a GPU is shared: correctness runs side by side with other graders'; timing
-        // (once its inputs are made: timing_phase) and Nsight Compute (in the checks phase)
-        // have it to themselves.
-        {
-            const auto held = s.lock().shared();
-            correctness_phase(s, results);
-        }
+        // Only a GPU is shared: correctness cases run side by side with other graders'
+        // (once their inputs are made: correctness_phase); timing (once its inputs are
+        // made: timing_phase) and Nsight Compute (in the checks phase) have it to themselves.
+        correctness_phase(s, results);
         lap("correctness");
         if (s.gpu()) {
             timing_phase(s, results);
@@ -98,6 +95,7 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
         r.infrastructure_error = e.what();
     }
     if (s.gpu()) r.seconds["gpu_alone"] = s.gpu_seconds.alone;
+    if (s.gpu()) r.seconds["gpu_shared"] = s.gpu_seconds.shared;
     if (s.gpu() && !opt.gpu_lock.empty()) r.seconds["gpu_wait"] = s.gpu_seconds.waited;
     r.seconds["total"] = total.seconds();
     score_lab(r, pol);

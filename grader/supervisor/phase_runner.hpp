@@ -33,7 +33,8 @@ void run_phase(const session& s, std::vector<std::string> ids, const worker_limi
 // that part's; the output then goes to grade_options::kernel_output.
 void run_parts(const session& s, const std::vector<std::string>& ids, worker_limits limits,
                const job_for_parts& make_job, const std::set<std::string>& done_events,
-               const event_handler& on_event, const unfinished_handler& on_unfinished);
+               const event_handler& on_event, const unfinished_handler& on_unfinished,
+               const worker_reply& reply = {});
 
 // The last few lines a dead worker printed: usually the reason it died.
 std::string last_lines(const std::string& text, int lines);

@@ -24,10 +24,10 @@ struct session {
 
     bool gpu() const { return backend == "gpu"; }
     const lab_policy& lab() const { return pol.lab(opt.lab); }
-    // Seconds spent waiting for the shared GPU's lock, and holding the GPU alone
-    // (lab_result::seconds); the phases add to them.
+    // Seconds spent waiting for the shared GPU's lock, holding the GPU alone, and running
+    // cases with it shared (lab_result::seconds); the phases add to them.
     struct gpu_seconds_t {
-        double waited = 0, alone = 0;
+        double waited = 0, alone = 0, shared = 0;
     };
     mutable gpu_seconds_t gpu_seconds;
     // The GPU this grading shares with other graders (--gpu-lock); locks nothing on the emulator.

@@ -16,14 +16,15 @@ namespace course {
 
 namespace {
 
-// Runs a tool to completion and returns its stdout and stderr (up to 32 MiB).
-worker_run run_tool(const std::vector<std::string>& argv, double seconds) {
+// Runs a tool to completion and returns its stdout and stderr (up to 32 MiB); `reply`
+// answers the events of a worker it runs (worker_process.hpp).
+worker_run run_tool(const std::vector<std::string>& argv, double seconds, const worker_reply& reply = {}) {
     worker_limits limits;
     limits.quiet_seconds = seconds;
     limits.total_seconds = seconds;
     limits.keep_output = 32u << 20;
     limits.output_counts_as_activity = true;
-    return run_worker(argv, limits);
+    return run_worker(argv, limits, {}, {}, reply);
 }
 
 check_result skipped(const char* name, const std::string& why) { return {name, check_status::skipped, why}; }
@@ -185,6 +186,7 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
         for (const auto& t : batch) ids.push_back(t.part);
         correctness_request request = options.cases;
         request.parts = ids;
+        request.wait_for_go = options.turn != nullptr;
         std::vector<std::string> argv = {tool,
                                          "--tool",
                                          "racecheck",
@@ -197,7 +199,12 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
                                          "--show-backtrace",
                                          "no"};
         for (auto& a : worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed))) argv.push_back(a);
-        const worker_run run = run_tool(argv, options.timeout_seconds);
+        worker_reply reply;
+        if (options.turn != nullptr) {
+            options.turn->worker_starts();
+            reply = [&](const nlohmann::json& ev) { return options.turn->answer(ev); };
+        }
+        const worker_run run = run_tool(argv, options.timeout_seconds, reply);
         const racecheck_result found = parse_racecheck(run.output_tail, kernels);
         if (!found.parsed) {
             std::string tail = run.output_tail.substr(run.output_tail.size() > 300 ? run.output_tail.size() - 300 : 0);

@@ -9,6 +9,7 @@
 #include "core/policy.hpp"
 #include "core/protocol.hpp"
 #include "core/result.hpp"
+#include "supervisor/gpu_turn.hpp"
 
 namespace course {
 
@@ -43,6 +44,9 @@ struct race_target {
 struct race_options {
     correctness_request cases;  // the sizes, inputs, seed and tolerance (its parts are the targets')
     double timeout_seconds = 0;
+    // Where graders share the GPU: each run's worker holds it (shared) only once it is
+    // ready for its cases, not while compute-sanitizer starts. Null: no hand-off.
+    gpu_turn* turn = nullptr;
 };
 std::map<std::string, check_result> check_races(const std::string& worker, const std::vector<race_target>& targets,
                                                 const race_options& options, bool gpu);

@@ -67,7 +67,7 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
 
     auto measure = [&](const std::vector<std::string>& which, int rounds, int pass) {
         s.say(fmt::format("performance: {} round(s) for part(s) {}", rounds, join(which, ", ")));
-        gpu_turn turn(s.lock());
+        gpu_turn turn(s.lock(), gpu_turn::phase::timing);
         run_phase(
             s, which, timeouts(s.pol.timing_timeout_seconds, 3600),
             [&](const std::vector<std::string>& w) {
@@ -101,8 +101,8 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
             },
             {}, [&](const nlohmann::json& ev) { return turn.answer(ev); });
         turn.finish();
-        s.gpu_seconds.alone += turn.seconds_alone();
-        s.say(fmt::format("performance: measured with the GPU to itself for {:.2f} s", turn.seconds_alone()));
+        s.gpu_seconds.alone += turn.seconds_held();
+        s.say(fmt::format("performance: measured with the GPU to itself for {:.2f} s", turn.seconds_held()));
     };
 
     measure(ids, s.pol.rounds, 0);

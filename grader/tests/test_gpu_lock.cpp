@@ -62,7 +62,7 @@ TEST_CASE("no path, no lock; an unusable path is an error, not a silent pass") {
 
 TEST_CASE("a timing worker makes its inputs with the GPU shared and times with it alone") {
     const std::string path = temp_lock_path();
-    gpu_turn turn{gpu_lock(path)};
+    gpu_turn turn{gpu_lock(path), gpu_turn::phase::timing};
     const nlohmann::json ready = {{"event", "timing_ready"}, {"parts", {"A", "B"}}};
     turn.worker_starts();
     CHECK(free_for(path, LOCK_SH));  // other graders' correctness runs go on
@@ -80,19 +80,48 @@ TEST_CASE("a timing worker makes its inputs with the GPU shared and times with i
     CHECK(turn.answer(ready) == "go\n");
     turn.finish();
     CHECK(free_for(path, LOCK_EX));
-    CHECK(turn.seconds_alone() >= 0);
+    CHECK(turn.seconds_held() >= 0);
+}
+
+TEST_CASE("a correctness worker makes its inputs holding nothing and runs its cases with the GPU shared") {
+    const std::string path = temp_lock_path();
+    gpu_turn turn{gpu_lock(path), gpu_turn::phase::correctness};
+    const nlohmann::json ready = {{"event", "correctness_ready"}, {"parts", {"A", "B"}}};
+    turn.worker_starts();
+    CHECK(free_for(path, LOCK_EX));  // another grader may time while the inputs are made
+    // A timing worker's ready event is not this phase's: no answer, no hold.
+    CHECK(turn.answer({{"event", "timing_ready"}, {"parts", {"A"}}}).empty());
+    CHECK(free_for(path, LOCK_EX));
+    CHECK(turn.answer(ready) == "go\n");
+    CHECK(free_for(path, LOCK_SH));  // other graders' cases go on
+    CHECK_FALSE(free_for(path, LOCK_EX));  // no timing meanwhile
+    CHECK(turn.answer(ready).empty());  // one answer per worker
+    CHECK_FALSE(free_for(path, LOCK_EX));
+    // A restarted worker (after a crash) holds nothing until it is ready again.
+    turn.worker_starts();
+    CHECK(free_for(path, LOCK_EX));
+    CHECK(turn.answer(ready) == "go\n");
+    CHECK_FALSE(free_for(path, LOCK_EX));
+    turn.finish();
+    CHECK(free_for(path, LOCK_EX));
 }
 
 TEST_CASE("without a lock file a timing worker is told to go at once") {
-    gpu_turn turn{gpu_lock("")};
+    gpu_turn turn{gpu_lock(""), gpu_turn::phase::timing};
     turn.worker_starts();
     CHECK(turn.answer({{"event", "timing_ready"}, {"parts", {"A"}}}) == "go\n");
     turn.finish();
 }
 
 TEST_CASE("a GPU lock that cannot be taken stops the timing worker and is reported") {
-    gpu_turn turn{gpu_lock("/nonexistent-folder/gpu0")};
+    gpu_turn turn{gpu_lock("/nonexistent-folder/gpu0"), gpu_turn::phase::timing};
     CHECK_THROWS_AS(turn.worker_starts(), std::runtime_error);
+    // A correctness worker takes nothing before it is ready, then is stopped, and the
+    // phase reports why.
+    gpu_turn cases{gpu_lock("/nonexistent-folder/gpu0"), gpu_turn::phase::correctness};
+    CHECK_NOTHROW(cases.worker_starts());
+    CHECK(cases.answer({{"event", "correctness_ready"}, {"parts", {"A"}}}) == "stop\n");
+    CHECK_THROWS_AS(cases.finish(), std::runtime_error);
 }
 
 TEST_CASE("the time spent waiting for the GPU is counted") {

@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "core/input_cache.hpp"
 #include "core/inputs.hpp"
 
 using namespace course;
@@ -46,4 +47,24 @@ TEST_CASE("reference sum in double") {
     CHECK(parse_input_kind("ones") == input_kind::ones);
     CHECK_FALSE(parse_input_kind("zeros").has_value());
     CHECK(case_seed(1, input_kind::random, 257) != case_seed(1, input_kind::random, 256));
+}
+
+TEST_CASE("input_cache makes each input once and gives every caller the same one") {
+    input_cache cache;
+    const host_floats& a = cache.values(input_kind::integers, 7, 4096);
+    CHECK(a == make_input(input_kind::integers, 7, 4096));
+    CHECK(&cache.values(input_kind::integers, 7, 4096) == &a);  // made once: the same storage
+    CHECK(&cache.values(input_kind::integers, 8, 4096) != &a);  // another seed, another input
+    CHECK(&cache.values(input_kind::ones, 7, 4096) != &a);      // another kind
+    CHECK(cache.values(input_kind::integers, 7, 1000).size() == 1000);
+
+    // The sums of the same 4096 floats, as 4096 plain values and as 512 records of 8.
+    const component_sums& plain = cache.sums(input_kind::integers, 7, 4096, 1);
+    CHECK(plain.sum[0] == reference_sum(a.data(), a.size()).sum);
+    const component_sums& records = cache.sums(input_kind::integers, 7, 512, 8);
+    REQUIRE(records.sum.size() == 8);
+    double total = 0;
+    for (double s : records.sum) total += s;
+    CHECK(total == plain.sum[0]);  // integers: exact in double either way
+    CHECK(&cache.values(input_kind::integers, 7, 4096) == &a);  // the records are the same input
 }

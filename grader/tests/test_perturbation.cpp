@@ -159,3 +159,30 @@ TEST_CASE("the messages say what the grader does and what the kernel must do") {
           "; the same buffers gave the right result before a few input elements were changed: compute every call "
           "from the input, do not reuse a result from an earlier call");
 }
+
+TEST_CASE("perturb_sums of an input it may not write: the same changes, kept by the caller") {
+    const host_floats cached = make_input(input_kind::random, 11, 4096);
+    host_floats copy = cached;
+    component_sums in_place = sum_components(copy.data(), 4096, 1);
+    component_sums kept = in_place;
+    std::vector<element_change> changes_so_far;
+    const auto value_of = [&](std::size_t i) {
+        for (auto it = changes_so_far.rbegin(); it != changes_so_far.rend(); ++it)
+            if (it->index == i) return it->value;
+        return cached[i];
+    };
+    for (std::uint64_t run = 0; run < 3; ++run) {
+        const auto a = perturb_sums(copy, 4096, 1, in_place, 3.0, run_seed(5, run));
+        const auto b = perturb_sums(value_of, cached.size(), 4096, 1, kept, 3.0, run_seed(5, run));
+        REQUIRE(a.size() == 8);
+        REQUIRE(b.size() == 8);
+        for (std::size_t k = 0; k < a.size(); ++k) {
+            CHECK(a[k].index == b[k].index);
+            CHECK(a[k].value == b[k].value);
+        }
+        changes_so_far.insert(changes_so_far.end(), b.begin(), b.end());
+        CHECK(kept.sum[0] == in_place.sum[0]);
+        CHECK(kept.sum_abs[0] == in_place.sum_abs[0]);
+    }
+    CHECK(cached == make_input(input_kind::random, 11, 4096));  // never written
+}

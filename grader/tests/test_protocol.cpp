@@ -17,7 +17,11 @@ TEST_CASE("a job travels as JSON and back unchanged") {
     CHECK(back.correctness->seed == 7);
     CHECK(back.correctness->sizes == std::vector<std::uint64_t>{1, 33});
     CHECK(back.correctness->shapes == std::vector<std::string>{"31x33"});
+    CHECK_FALSE(back.correctness->wait_for_go);
     CHECK_FALSE(back.timing);
+    correctness_request waiting = request;
+    waiting.wait_for_go = true;
+    CHECK(nlohmann::json(correctness_job_of(waiting)).get<worker_job>().correctness->wait_for_go);
 }
 
 TEST_CASE("a job with a missing key or an unknown name is refused, not defaulted") {
@@ -88,6 +92,13 @@ TEST_CASE("the emulator's counters travel by version") {
                                .get<worker_job>();
     REQUIRE(job.correctness->counters);
     CHECK(job.correctness->counters->n == 65536);
+}
+
+TEST_CASE("a correctness worker's ready names its parts, and is not a timing worker's") {
+    const nlohmann::json wire = to_event(correctness_ready_event{{"A", "B"}});
+    CHECK(wire.dump() == R"({"event":"correctness_ready","parts":["A","B"]})");
+    CHECK(is_event<correctness_ready_event>(wire));
+    CHECK_FALSE(is_event<timing_ready_event>(wire));
 }
 
 TEST_CASE("a timing worker's ready names the parts it prepared") {

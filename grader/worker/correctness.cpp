@@ -23,6 +23,10 @@ namespace {
 
 const correctness_job* g_job = nullptr;
 correctness_summary g_summary;
+input_cache g_inputs;  // every part's cases draw from it (one seed per worker run)
+
+// The two inputs of every transpose shape: see the "transpose" test case.
+constexpr input_kind transpose_inputs[] = {input_kind::random, input_kind::index};
 
 struct sticky_abort {};  // unwinds out of a test case once the CUDA context is dead
 
@@ -114,7 +118,9 @@ void random_and_changed_cases(const part& p, std::size_t n, const std::string& s
     const std::string random = to_string(input_kind::random);
     run_case(random, size, n, [&] {
         fixture.emplace(n, p.shape.scratch_elems(n), p.record_len);
-        fixture->draw(input_kind::random, case_seed(g_job->seed, input_kind::random, n));
+        const std::uint64_t seed = case_seed(g_job->seed, input_kind::random, n);
+        fixture->use(input_kind::random, g_inputs.values(input_kind::random, seed, n * p.record_len),
+                     g_inputs.sums(input_kind::random, seed, n, p.record_len));
         const case_record rec = fixture->check(p, g_job->tolerance_c);
         first_ok = rec.ok;
         return rec;
@@ -137,18 +143,54 @@ void reduction_cases(const std::vector<std::size_t>& sizes, const std::vector<st
                 continue;
             }
             run_case(to_string(kind), size, n, [&] {
-                return run_reduction_case(*g_job->target, kind, n, g_job->seed, g_job->tolerance_c);
+                return run_reduction_case(*g_job->target, kind, n, g_job->seed, g_job->tolerance_c, g_inputs);
             });
         }
     }
     for (const std::size_t n : large) {
         run_case(to_string(input_kind::random), "n=" + std::to_string(n), n, [&] {
-            return run_reduction_case(*g_job->target, input_kind::random, n, g_job->seed, g_job->tolerance_c);
+            return run_reduction_case(*g_job->target, input_kind::random, n, g_job->seed, g_job->tolerance_c,
+                                      g_inputs);
         });
     }
 }
 
+// Makes (through g_inputs) what reduction_cases will draw for parts of `width` floats
+// per element.
+void prepare_reduction_inputs(const std::vector<std::size_t>& sizes, const std::vector<std::size_t>& large,
+                              unsigned width) {
+    const auto make = [&](input_kind kind, std::size_t n) {
+        const std::uint64_t seed = case_seed(g_job->seed, kind, n);
+        (void)g_inputs.sums(kind, seed, n, width);
+    };
+    for (const auto kind : g_job->inputs)
+        for (const std::size_t n : sizes) make(kind, n);
+    for (const std::size_t n : large) make(input_kind::random, n);
+}
+
 }  // namespace
+
+void prepare_correctness_inputs(const correctness_job& job, const std::vector<const part*>& parts) {
+    g_job = &job;
+    for (const part* p : parts) {
+        switch (p->kind) {
+        case part_kind::reduction: prepare_reduction_inputs(job.sizes, job.large_sizes, p->record_len); break;
+        case part_kind::record_sums:
+            prepare_reduction_inputs(job.record_sizes, job.large_record_sizes, p->record_len);
+            break;
+        case part_kind::transpose:
+            for (const std::string& shape : job.shapes) {
+                unsigned rows = 0, cols = 0;
+                if (!parse_shape(shape, rows, cols)) continue;  // the test case reports it
+                for (const auto kind : transpose_inputs)
+                    (void)g_inputs.values(kind, transpose_case_seed(job.seed, kind, rows, cols),
+                                          std::size_t{rows} * cols);
+            }
+            break;
+        }
+    }
+    g_job = nullptr;
+}
 
 correctness_summary run_correctness(const correctness_job& job) {
     g_job = &job;
@@ -182,9 +224,9 @@ TEST_CASE("transpose") {
     for (const std::string& shape : g_job->shapes) {
         unsigned rows = 0, cols = 0;
         REQUIRE_MESSAGE(course::parse_shape(shape, rows, cols), "bad shape " << shape);
-        for (const auto kind : {course::input_kind::random, course::input_kind::index}) {
+        for (const auto kind : course::transpose_inputs) {
             course::run_case(course::to_string(kind), shape, std::uint64_t{rows} * cols, [&] {
-                return course::run_transpose_case(*g_job->target, kind, rows, cols, g_job->seed);
+                return course::run_transpose_case(*g_job->target, kind, rows, cols, g_job->seed, course::g_inputs);
             });
         }
     }

@@ -27,6 +27,11 @@ struct correctness_summary {
     bool hung = false;    // a case was stopped by the emulator's watchdog (it would hang again)
 };
 
+// Makes on the host every input the cases of these parts will draw (the worker's input
+// cache), so that the cases themselves only upload and run: the worker does this before
+// it asks for the GPU.
+void prepare_correctness_inputs(const correctness_job& job, const std::vector<const part*>& parts);
+
 // Runs the part's doctest suite (the test cases named after its kind) and emits a
 // case_begin / case_end event around every case.
 correctness_summary run_correctness(const correctness_job& job);

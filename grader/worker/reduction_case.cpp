@@ -44,7 +44,20 @@ void reduction_fixture::draw(input_kind kind, std::uint64_t seed) {
         sums_ = sum_components(host_.data(), n_, bufs_.width);
     }
     staged_.reset();
+    cached_ = nullptr;
+    cached_changes_.clear();
     bufs_.in.upload(host_.data(), host_.size());
+}
+
+void reduction_fixture::use(input_kind kind, const host_floats& values, const component_sums& sums) {
+    kind_ = kind;
+    changed_ = false;
+    staged_.reset();
+    host_ = {};
+    cached_ = &values;
+    cached_changes_.clear();
+    sums_ = sums;
+    bufs_.in.upload(values.data(), values.size());
 }
 
 void reduction_fixture::stage(input_kind kind, std::uint64_t seed) {
@@ -54,7 +67,19 @@ void reduction_fixture::stage(input_kind kind, std::uint64_t seed) {
 }
 
 void reduction_fixture::perturb(std::uint64_t seed, double tolerance_c) {
-    for (const auto& c : perturb_sums(host_, n_, bufs_.width, sums_, tolerance_c, seed)) bufs_.in.set(c.index, c.value);
+    std::vector<element_change> changes;
+    if (cached_ != nullptr) {
+        const auto value_of = [&](std::size_t i) {
+            for (auto it = cached_changes_.rbegin(); it != cached_changes_.rend(); ++it)
+                if (it->index == i) return it->value;
+            return (*cached_)[i];
+        };
+        changes = perturb_sums(value_of, cached_->size(), n_, bufs_.width, sums_, tolerance_c, seed);
+        cached_changes_.insert(cached_changes_.end(), changes.begin(), changes.end());
+    } else {
+        changes = perturb_sums(host_, n_, bufs_.width, sums_, tolerance_c, seed);
+    }
+    for (const auto& c : changes) bufs_.in.set(c.index, c.value);
     changed_ = true;
 }
 
@@ -122,9 +147,10 @@ case_record reduction_fixture::check(const part& p, double tolerance_c) {
 }
 
 case_record run_reduction_case(const part& p, input_kind kind, std::size_t n, std::uint64_t run_seed,
-                               double tolerance_c) {
+                               double tolerance_c, input_cache& inputs) {
     reduction_fixture fixture(n, p.shape.scratch_elems(n), p.record_len);
-    fixture.draw(kind, case_seed(run_seed, kind, n));
+    const std::uint64_t seed = case_seed(run_seed, kind, n);
+    fixture.use(kind, inputs.values(kind, seed, n * p.record_len), inputs.sums(kind, seed, n, p.record_len));
     return fixture.check(p, tolerance_c);
 }
 

@@ -9,6 +9,7 @@
 #include "core/perturbation.hpp"
 #include "core/result.hpp"
 #include "worker/guarded_buffer.hpp"
+#include "core/input_cache.hpp"
 #include "worker/part.hpp"
 
 namespace course {
@@ -36,6 +37,9 @@ public:
     // A new input of `kind` from `seed`, uploaded; its sums computed from scratch (or
     // taken from stage()).
     void draw(input_kind kind, std::uint64_t seed);
+    // A cached input of `kind` (input_cache) with its sums, uploaded. The fixture never
+    // writes it: perturb() keeps its changes apart.
+    void use(input_kind kind, const host_floats& values, const component_sums& sums);
     // Makes draw(kind, seed)'s input and sums on the host now, so that the draw only
     // uploads: the timing worker does this before it has the GPU to itself.
     void stage(input_kind kind, std::uint64_t seed);
@@ -58,7 +62,9 @@ private:
     input_kind kind_ = input_kind::random;
     bool changed_ = false;  // changed elements are not integers: no exact judging then
     reduction_buffers bufs_;
-    host_floats host_;
+    host_floats host_;                     // the fixture's own input (draw)
+    const host_floats* cached_ = nullptr;  // or a cached one (use), with
+    std::vector<element_change> cached_changes_;  // the changes made to it since
     component_sums sums_;
     struct staged_input {
         input_kind kind;
@@ -69,8 +75,8 @@ private:
     std::optional<staged_input> staged_;
 };
 
-// Uploads a fresh input of `kind` for (seed, n) and checks one run.
+// Uploads the input of `kind` for (seed, n), from `inputs`, and checks one run.
 case_record run_reduction_case(const part& p, input_kind kind, std::size_t n, std::uint64_t run_seed,
-                               double tolerance_c);
+                               double tolerance_c, input_cache& inputs);
 
 }  // namespace course

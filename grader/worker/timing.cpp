@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <exception>
-#include <iostream>
 #include <memory>
 #include <sstream>
 
@@ -15,6 +14,7 @@
 #include "course/device_buffer.hpp"
 #include "course/event_timer.hpp"
 #include "worker/events.hpp"
+#include "worker/go_signal.hpp"
 
 namespace course {
 
@@ -186,15 +186,12 @@ void time_part(const timing_job& job, const timed_part& tp, problem* prob, l2_fl
     events().emit(event);
 }
 
-// timing_ready_event, then "go" on stdin; anything else (the grader could not take the
-// GPU, or is gone) ends the worker before it runs a kernel.
-void wait_for_go(const timing_job& job) {
+// timing_ready_event, then "go" on stdin (wait_for_go).
+void say_ready_and_wait(const timing_job& job) {
     timing_ready_event ready;
     for (const auto& tp : job.parts) ready.parts.push_back(tp.versions[2]->id);
     events().emit(ready);
-    std::string line;
-    if (!std::getline(std::cin, line) || line != "go")
-        throw std::runtime_error("the grader did not start the timing (no \"go\" on stdin)");
+    wait_for_go("timing");
 }
 
 }  // namespace
@@ -228,7 +225,7 @@ void run_timing(const timing_job& job, const device_info& device) {
     }
     (void)cudaGetLastError();  // a failed allocation above is tried again, not reported now
     CUDA_CHECK(cudaDeviceSynchronize());
-    wait_for_go(job);
+    say_ready_and_wait(job);
 
     const double copy_gbps = measure_copy_gbps(flusher);
     for (std::size_t i = 0; i < job.parts.size(); ++i) {

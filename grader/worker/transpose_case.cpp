@@ -122,9 +122,14 @@ case_record judge_transpose_sample(const std::string& part_id, transpose_buffers
     return rec;
 }
 
-case_record run_transpose_case(const part& p, input_kind kind, unsigned rows, unsigned cols, std::uint64_t run_seed) {
+std::uint64_t transpose_case_seed(std::uint64_t run_seed, input_kind kind, unsigned rows, unsigned cols) {
+    return case_seed(run_seed, kind, std::uint64_t{rows} << 32 | cols);
+}
+
+case_record run_transpose_case(const part& p, input_kind kind, unsigned rows, unsigned cols, std::uint64_t run_seed,
+                               input_cache& inputs) {
     const std::size_t count = std::size_t{rows} * cols;
-    const host_floats host = make_input(kind, case_seed(run_seed, kind, std::uint64_t{rows} << 32 | cols), count);
+    const host_floats& host = inputs.values(kind, transpose_case_seed(run_seed, kind, rows, cols), count);
     transpose_buffers bufs(rows, cols);
     bufs.in.upload(host.data(), count);
     bufs.out.poison();

@@ -6,6 +6,7 @@
 #include "core/inputs.hpp"
 #include "core/result.hpp"
 #include "worker/guarded_buffer.hpp"
+#include "core/input_cache.hpp"
 #include "worker/part.hpp"
 
 namespace course {
@@ -32,8 +33,13 @@ case_record judge_transpose_sample(const std::string& part_id, transpose_buffers
                                    const host_floats& host_in, const std::vector<std::size_t>& input_indices,
                                    const std::vector<std::size_t>& out_rows);
 
-// Uploads a fresh input of `kind` for (seed, shape), poisons the output, runs and judges.
-case_record run_transpose_case(const part& p, input_kind kind, unsigned rows, unsigned cols, std::uint64_t run_seed);
+// The seed of the input of `kind` for a case of this shape.
+std::uint64_t transpose_case_seed(std::uint64_t run_seed, input_kind kind, unsigned rows, unsigned cols);
+
+// Uploads the input of `kind` for (seed, shape) from `inputs`, poisons the output, runs
+// and judges.
+case_record run_transpose_case(const part& p, input_kind kind, unsigned rows, unsigned cols, std::uint64_t run_seed,
+                               input_cache& inputs);
 
 // "31x33" -> (31, 33); false when malformed.
 bool parse_shape(const std::string& text, unsigned& rows, unsigned& cols);

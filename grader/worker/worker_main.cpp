@@ -12,6 +12,7 @@
 #include "worker/correctness.hpp"
 #include "worker/device_info.hpp"
 #include "worker/events.hpp"
+#include "worker/go_signal.hpp"
 #include "worker/problem.hpp"
 #include "worker/sandbox.hpp"
 #include "worker/transpose_case.hpp"
@@ -102,7 +103,16 @@ void emit_counters(const part& p, const versions_of_part& versions_of, const cou
 #endif
 
 int run_correctness_phase(const std::vector<const part*>& parts, correctness_job job,
-                          const std::optional<counters_request>& counters, const versions_of_part& versions_of) {
+                          const std::optional<counters_request>& counters, const versions_of_part& versions_of,
+                          bool wait_for_go_first) {
+    // The inputs first, on the host and while other graders may be timing: no GPU needed.
+    prepare_correctness_inputs(job, parts);
+    if (wait_for_go_first) {
+        correctness_ready_event ready;
+        for (const part* p : parts) ready.parts.push_back(p->id);
+        events().emit(ready);
+        wait_for_go("correctness cases");
+    }
     for (const part* p : parts) {
         job.target = p;
 #if defined(COURSE_EMULATE)
@@ -249,7 +259,8 @@ int worker_main(int argc, char** argv, const lab_config& config) {
                 job.correctness->counters, [&](const part& p) {
                     return std::array<const part*, 3>{baseline_for(config, lab, p.id), find_part(lab.reference, p.id),
                                                       &p};
-                });
+                },
+                job.correctness->wait_for_go);
         case worker_command::timing:
 #if defined(COURSE_EMULATE)
             events().emit(error_event{"the CPU emulator cannot time kernels", false});
