@@ -6,7 +6,6 @@ namespace course {
 
 void gpu_turn::worker_starts() {
     release();
-    if (phase_ == phase::timing) held_ = lock_.shared();
     answered_ = false;
 }
 

@@ -9,13 +9,13 @@
 
 namespace course {
 
-// A worker makes what needs no GPU (or no GPU to itself) first, says it is ready, and
-// runs no kernel before it is told "go": the supervisor first takes the GPU as the
-// worker's phase needs it.
-//   timing:      inputs and buffers with the GPU shared (timing_ready_event), then the
-//                timed runs with the GPU alone.
-//   correctness: the host inputs with no hold at all (correctness_ready_event), then the
-//                cases with the GPU shared.
+// A worker starts holding nothing: it creates its CUDA context and makes its inputs on
+// the host (the CPU-heavy part), says it is ready, and allocates nothing on the GPU and
+// runs no kernel before it is told "go". The supervisor first takes the GPU as the
+// worker's phase needs it:
+//   timing:      alone (after timing_ready_event), for the buffers, the uploads and the
+//                timed runs;
+//   correctness: shared (after correctness_ready_event), for the cases; racecheck too.
 // Until that answer no code of the student's has run in the worker (the course's rules
 // allow a lab file no code that runs by itself). One answer per worker: a second "ready",
 // which the student's code could write, gets none, so the hold never changes while the
@@ -25,7 +25,7 @@ public:
     enum class phase { timing, correctness };
     gpu_turn(gpu_lock lock, phase p) : lock_(std::move(lock)), phase_(p) {}
 
-    // Before each worker starts: the GPU shared for timing, nothing for correctness.
+    // Before each worker starts: lets go of what the last one held.
     void worker_starts();
     // The reply to a worker's event (worker_reply): "go\n" to its first ready event once
     // the GPU is held, "stop\n" if it cannot be taken, "" otherwise.

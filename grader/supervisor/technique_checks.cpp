@@ -17,14 +17,16 @@ namespace course {
 namespace {
 
 // Runs a tool to completion and returns its stdout and stderr (up to 32 MiB); `reply`
-// answers the events of a worker it runs (worker_process.hpp).
-worker_run run_tool(const std::vector<std::string>& argv, double seconds, const worker_reply& reply = {}) {
+// answers the events of a worker it runs (worker_process.hpp), `env` is added to its
+// environment.
+worker_run run_tool(const std::vector<std::string>& argv, double seconds, const worker_reply& reply = {},
+                    const std::vector<std::string>& env = {}) {
     worker_limits limits;
     limits.quiet_seconds = seconds;
     limits.total_seconds = seconds;
     limits.keep_output = 32u << 20;
     limits.output_counts_as_activity = true;
-    return run_worker(argv, limits, {}, {}, reply);
+    return run_worker(argv, limits, {}, env, reply);
 }
 
 check_result skipped(const char* name, const std::string& why) { return {name, check_status::skipped, why}; }
@@ -200,11 +202,16 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
                                          "no"};
         for (auto& a : worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed))) argv.push_back(a);
         worker_reply reply;
+        std::vector<std::string> env;
         if (options.turn != nullptr) {
             options.turn->worker_starts();
             reply = [&](const nlohmann::json& ev) { return options.turn->answer(ev); };
+            // Every module loaded (and instrumented by compute-sanitizer) when the worker
+            // creates its context, before it is ready, rather than at each kernel's first
+            // launch, while the GPU is held.
+            env.push_back("CUDA_MODULE_LOADING=EAGER");
         }
-        const worker_run run = run_tool(argv, options.timeout_seconds, reply);
+        const worker_run run = run_tool(argv, options.timeout_seconds, reply, env);
         const racecheck_result found = parse_racecheck(run.output_tail, kernels);
         if (!found.parsed) {
             std::string tail = run.output_tail.substr(run.output_tail.size() > 300 ? run.output_tail.size() - 300 : 0);

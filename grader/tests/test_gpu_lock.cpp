@@ -60,24 +60,26 @@ TEST_CASE("no path, no lock; an unusable path is an error, not a silent pass") {
     CHECK_THROWS_AS(bad.shared(), std::runtime_error);
 }
 
-TEST_CASE("a timing worker makes its inputs with the GPU shared and times with it alone") {
+TEST_CASE("a timing worker makes its inputs holding nothing and times with the GPU alone") {
     const std::string path = temp_lock_path();
     gpu_turn turn{gpu_lock(path), gpu_turn::phase::timing};
     const nlohmann::json ready = {{"event", "timing_ready"}, {"parts", {"A", "B"}}};
     turn.worker_starts();
-    CHECK(free_for(path, LOCK_SH));  // other graders' correctness runs go on
-    CHECK_FALSE(free_for(path, LOCK_EX));
+    CHECK(free_for(path, LOCK_EX));  // another grader may time while the inputs are made
     CHECK(turn.answer({{"event", "timing_begin"}, {"part", "A"}}).empty());
+    CHECK(turn.answer({{"event", "correctness_ready"}, {"parts", {"A"}}}).empty());  // not this phase's
+    CHECK(free_for(path, LOCK_EX));
     CHECK(turn.answer(ready) == "go\n");
     CHECK_FALSE(free_for(path, LOCK_SH));  // now alone
     // A second "ready" from the same worker (the student's code could print one) is not
     // answered, and the GPU is not let go meanwhile.
     CHECK(turn.answer(ready).empty());
     CHECK_FALSE(free_for(path, LOCK_SH));
-    // A restarted worker (after a crash) prepares with the GPU shared again.
+    // A restarted worker (after a crash) holds nothing until it is ready again.
     turn.worker_starts();
-    CHECK(free_for(path, LOCK_SH));
+    CHECK(free_for(path, LOCK_EX));
     CHECK(turn.answer(ready) == "go\n");
+    CHECK_FALSE(free_for(path, LOCK_SH));
     turn.finish();
     CHECK(free_for(path, LOCK_EX));
     CHECK(turn.seconds_held() >= 0);
@@ -113,15 +115,15 @@ TEST_CASE("without a lock file a timing worker is told to go at once") {
     turn.finish();
 }
 
-TEST_CASE("a GPU lock that cannot be taken stops the timing worker and is reported") {
-    gpu_turn turn{gpu_lock("/nonexistent-folder/gpu0"), gpu_turn::phase::timing};
-    CHECK_THROWS_AS(turn.worker_starts(), std::runtime_error);
-    // A correctness worker takes nothing before it is ready, then is stopped, and the
-    // phase reports why.
-    gpu_turn cases{gpu_lock("/nonexistent-folder/gpu0"), gpu_turn::phase::correctness};
-    CHECK_NOTHROW(cases.worker_starts());
-    CHECK(cases.answer({{"event", "correctness_ready"}, {"parts", {"A"}}}) == "stop\n");
-    CHECK_THROWS_AS(cases.finish(), std::runtime_error);
+TEST_CASE("a GPU lock that cannot be taken stops the worker and is reported") {
+    // A worker takes nothing before it is ready, then is stopped, and the phase reports why.
+    for (const auto& [phase, event] : {std::pair{gpu_turn::phase::timing, "timing_ready"},
+                                       std::pair{gpu_turn::phase::correctness, "correctness_ready"}}) {
+        gpu_turn turn{gpu_lock("/nonexistent-folder/gpu0"), phase};
+        CHECK_NOTHROW(turn.worker_starts());
+        CHECK(turn.answer({{"event", event}, {"parts", {"A"}}}) == "stop\n");
+        CHECK_THROWS_AS(turn.finish(), std::runtime_error);
+    }
 }
 
 TEST_CASE("the time spent waiting for the GPU is counted") {

@@ -55,7 +55,8 @@ counters_event count_versions(const part* const versions[3], const counters_requ
     size.n = request.n;
     size.records = request.records;
     if (!parse_shape(request.shape, size.rows, size.cols)) throw std::invalid_argument("bad shape " + request.shape);
-    const auto prob = make_problem(student.kind, size, versions, seed, tolerance_c);
+    const auto prob = make_problem(student.kind, size, versions, tolerance_c,
+                                   make_problem_inputs(student.kind, size, student.record_len, seed, std::nullopt));
     counters_event out{student.id, prob->label(), {}, ""};
     for (int k = 0; k < 3; ++k) {
         prob->prepare_run();

@@ -1,8 +1,11 @@
 #pragma once
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 
+#include "core/host_floats.hpp"
+#include "core/perturbation.hpp"
 #include "core/result.hpp"
 #include "worker/part.hpp"
 
@@ -27,12 +30,9 @@ public:
     virtual case_record check_run(const part& p) = 0;
     // Checks all that the last run left in the outputs against the current input.
     virtual case_record check_last(const part& p) = 0;
-    // Draws a new input from `seed`, runs once and checks: a kernel that caches results
-    // across calls, or only works the first time, fails here.
-    virtual case_record rerun_fresh(const part& p, std::uint64_t seed) = 0;
-    // Makes rerun_fresh(seed)'s input ahead, where that is host work worth moving out of
-    // the time the GPU is held alone; otherwise nothing.
-    virtual void stage_fresh(std::uint64_t) {}
+    // Uploads the problem's fresh input (problem_inputs), runs once and checks: a kernel
+    // that caches results across calls, or only works the first time, fails here.
+    virtual case_record rerun_fresh(const part& p) = 0;
 };
 
 struct problem_size {
@@ -41,10 +41,27 @@ struct problem_size {
     std::size_t records = 0;     // record sums (lab 5)
 };
 
-std::unique_ptr<problem> make_transpose_problem(unsigned rows, unsigned cols, std::uint64_t seed);
+// One input of a problem on the host, with its exact sums (reductions; none for a matrix).
+struct host_input {
+    std::uint64_t seed = 0;
+    host_floats values;
+    component_sums sums;
+};
 
-// The buffers are sized for all three versions (`versions`), so none reallocates.
+// A problem's inputs, made on the host before it exists (no GPU needed): the one it
+// starts with, and the fresh one of rerun_fresh() (empty when there will be none). The
+// timing worker makes them before it has the GPU to itself.
+struct problem_inputs {
+    host_input first, fresh;
+};
+problem_inputs make_problem_inputs(part_kind kind, const problem_size& size, unsigned record_len, std::uint64_t seed,
+                                   std::optional<std::uint64_t> fresh_seed);
+
+std::unique_ptr<problem> make_transpose_problem(unsigned rows, unsigned cols, problem_inputs inputs);
+
+// Allocates and uploads. The buffers are sized for all three versions (`versions`), so
+// none reallocates; `inputs` from make_problem_inputs for the same kind and size.
 std::unique_ptr<problem> make_problem(part_kind kind, const problem_size& size, const part* const versions[3],
-                                      std::uint64_t seed, double tolerance_c);
+                                      double tolerance_c, problem_inputs inputs);
 
 }  // namespace course

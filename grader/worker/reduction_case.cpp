@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <stdexcept>
 #include <vector>
 
 #include "core/tolerance.hpp"
@@ -33,17 +34,12 @@ double judge_component(case_record& rec, float got, double expected, double tole
 reduction_fixture::reduction_fixture(std::size_t n, std::size_t scratch_elems, unsigned width)
     : n_(n), bufs_(n, scratch_elems, width) {}
 
-void reduction_fixture::draw(input_kind kind, std::uint64_t seed) {
+void reduction_fixture::draw(input_kind kind, host_floats values, component_sums sums) {
+    if (values.size() != n_ * bufs_.width) throw std::logic_error("reduction_fixture::draw: an input of the wrong size");
     kind_ = kind;
     changed_ = false;
-    if (staged_ && staged_->kind == kind && staged_->seed == seed) {
-        host_ = std::move(staged_->host);
-        sums_ = staged_->sums;
-    } else {
-        host_ = make_input(kind, seed, n_ * bufs_.width);
-        sums_ = sum_components(host_.data(), n_, bufs_.width);
-    }
-    staged_.reset();
+    host_ = std::move(values);
+    sums_ = std::move(sums);
     cached_ = nullptr;
     cached_changes_.clear();
     bufs_.in.upload(host_.data(), host_.size());
@@ -52,18 +48,11 @@ void reduction_fixture::draw(input_kind kind, std::uint64_t seed) {
 void reduction_fixture::use(input_kind kind, const host_floats& values, const component_sums& sums) {
     kind_ = kind;
     changed_ = false;
-    staged_.reset();
     host_ = {};
     cached_ = &values;
     cached_changes_.clear();
     sums_ = sums;
     bufs_.in.upload(values.data(), values.size());
-}
-
-void reduction_fixture::stage(input_kind kind, std::uint64_t seed) {
-    host_floats host = make_input(kind, seed, n_ * bufs_.width);
-    const component_sums sums = sum_components(host.data(), n_, bufs_.width);
-    staged_ = staged_input{kind, seed, std::move(host), sums};
 }
 
 void reduction_fixture::perturb(std::uint64_t seed, double tolerance_c) {

@@ -1,7 +1,6 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -34,15 +33,12 @@ public:
     // Buffers for n elements of `width` floats and `scratch_elems` partial sums of them.
     reduction_fixture(std::size_t n, std::size_t scratch_elems, unsigned width);
 
-    // A new input of `kind` from `seed`, uploaded; its sums computed from scratch (or
-    // taken from stage()).
-    void draw(input_kind kind, std::uint64_t seed);
+    // An input of `kind` (n * width floats) with its exact sums, now the fixture's own,
+    // uploaded.
+    void draw(input_kind kind, host_floats values, component_sums sums);
     // A cached input of `kind` (input_cache) with its sums, uploaded. The fixture never
     // writes it: perturb() keeps its changes apart.
     void use(input_kind kind, const host_floats& values, const component_sums& sums);
-    // Makes draw(kind, seed)'s input and sums on the host now, so that the draw only
-    // uploads: the timing worker does this before it has the GPU to itself.
-    void stage(input_kind kind, std::uint64_t seed);
     // Rewrites a few elements on the host and the device (perturb_sums); the sums follow.
     void perturb(std::uint64_t seed, double tolerance_c);
     // Poisons out and scratch, payloads only, queued: before every timed run.
@@ -66,13 +62,6 @@ private:
     const host_floats* cached_ = nullptr;  // or a cached one (use), with
     std::vector<element_change> cached_changes_;  // the changes made to it since
     component_sums sums_;
-    struct staged_input {
-        input_kind kind;
-        std::uint64_t seed;
-        host_floats host;
-        component_sums sums;
-    };
-    std::optional<staged_input> staged_;
 };
 
 // Uploads the input of `kind` for (seed, n), from `inputs`, and checks one run.

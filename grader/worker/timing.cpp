@@ -168,7 +168,7 @@ void time_part(const timing_job& job, const timed_part& tp, problem* prob, l2_fl
         if (!last.ok) recheck = "the last timed run gave a wrong result (" + last.detail + ")";
     }
     if (recheck.empty()) {
-        const case_record fresh = prob->rerun_fresh(student, fresh_seed(job));
+        const case_record fresh = prob->rerun_fresh(student);
         if (!fresh.ok)
             recheck = "a run on fresh inputs after timing gave a wrong result (" + fresh.detail +
                       "): does the kernel keep state between calls?";
@@ -206,35 +206,25 @@ void run_timing(const timing_job& job, const device_info& device) {
     benchmark::AddCustomContext("l2_bytes", std::to_string(device.l2_bytes));
     benchmark::AddCustomContext("cuda_runtime", std::to_string(device.runtime_version));
 
-    // Everything that needs no GPU to itself, while other graders may still use it: the
-    // buffers, and the inputs made on the host and uploaded. No kernel runs before "go".
-    l2_flusher flusher(job.flush_bytes);
-    const auto make = [&](const timed_part& tp) {
-        auto prob = make_problem(tp.versions[2]->kind, job.size, tp.versions, job.seed, job.tolerance_c);
-        prob->stage_fresh(fresh_seed(job));
-        return prob;
-    };
-    std::vector<std::unique_ptr<problem>> prepared(job.parts.size());
-    for (std::size_t i = 0; i < job.parts.size(); ++i) {
-        try {
-            prepared[i] = make(job.parts[i]);
-        } catch (const std::exception&) {
-            // Other graders' runs may hold the memory now: made again in the part's turn,
-            // with the GPU ours, and reported then if it fails again.
-        }
-    }
-    (void)cudaGetLastError();  // a failed allocation above is tried again, not reported now
-    CUDA_CHECK(cudaDeviceSynchronize());
+    // The host work first, holding no GPU (other graders may be timing): every part's
+    // inputs and their exact sums, and the fresh input of the check after timing. No
+    // kernel runs, and nothing is allocated on the GPU, before "go".
+    std::vector<problem_inputs> inputs;
+    for (const timed_part& tp : job.parts)
+        inputs.push_back(make_problem_inputs(tp.versions[2]->kind, job.size, tp.versions[2]->record_len, job.seed,
+                                             fresh_seed(job)));
     say_ready_and_wait(job);
 
+    l2_flusher flusher(job.flush_bytes);
     const double copy_gbps = measure_copy_gbps(flusher);
     for (std::size_t i = 0; i < job.parts.size(); ++i) {
         const timed_part& tp = job.parts[i];
         const std::string& id = tp.versions[2]->id;
         events().emit(timing_begin_event{id});
         try {
-            if (!prepared[i]) prepared[i] = make(tp);
-            time_part(job, tp, prepared[i].get(), flusher, copy_gbps, device);
+            const auto prob = make_problem(tp.versions[2]->kind, job.size, tp.versions, job.tolerance_c,
+                                           std::move(inputs[i]));
+            time_part(job, tp, prob.get(), flusher, copy_gbps, device);
         } catch (const cuda_error& e) {
             events().emit(timing_failed_event{id, e.what()});
             if (e.sticky()) throw;

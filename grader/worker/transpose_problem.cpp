@@ -1,4 +1,4 @@
-#include <optional>
+#include <stdexcept>
 #include <vector>
 
 #include "core/perturbation.hpp"
@@ -15,8 +15,9 @@ constexpr std::size_t checked_rows = 2;
 
 class transpose_problem final : public problem {
 public:
-    transpose_problem(unsigned rows, unsigned cols, std::uint64_t seed) : seed_(seed), bufs_(rows, cols) {
-        draw(seed);
+    transpose_problem(unsigned rows, unsigned cols, problem_inputs inputs)
+        : seed_(inputs.first.seed), bufs_(rows, cols), fresh_(std::move(inputs.fresh.values)) {
+        take(std::move(inputs.first.values));
     }
     std::string label() const override { return std::to_string(bufs_.rows) + "x" + std::to_string(bufs_.cols); }
     // Every element is read once and written once.
@@ -36,41 +37,34 @@ public:
         return judge_transpose_sample(p.id, bufs_, host_, changed_, rows);
     }
     case_record check_last(const part& p) override { return judge_transpose(p.id, bufs_, host_, input_kind::random); }
-    void stage_fresh(std::uint64_t seed) override {
-        staged_ = make_input(input_kind::random, seed, std::size_t{bufs_.rows} * bufs_.cols);
-        staged_seed_ = seed;
-    }
-    case_record rerun_fresh(const part& p, std::uint64_t seed) override {
-        draw(seed);
+    case_record rerun_fresh(const part& p) override {
+        if (fresh_.empty()) throw std::logic_error("rerun_fresh: the problem was made without a fresh input");
+        take(std::move(fresh_));
+        fresh_ = {};
         bufs_.out.poison();
         run(p);
         return judge_transpose(p.id, bufs_, host_, input_kind::random);
     }
 
 private:
-    void draw(std::uint64_t seed) {
-        if (staged_seed_ == seed && !staged_.empty()) {
-            host_ = std::move(staged_);
-        } else {
-            host_ = make_input(input_kind::random, seed, std::size_t{bufs_.rows} * bufs_.cols);
-        }
-        staged_ = {};
-        staged_seed_.reset();
+    void take(host_floats values) {
+        if (values.size() != std::size_t{bufs_.rows} * bufs_.cols)
+            throw std::logic_error("transpose_problem: an input of the wrong size");
+        host_ = std::move(values);
         bufs_.in.upload(host_.data(), host_.size());
     }
     std::uint64_t seed_;
     std::uint64_t runs_ = 0;
     transpose_buffers bufs_;
     host_floats host_;
-    host_floats staged_;                       // stage_fresh()'s input, made ahead
-    std::optional<std::uint64_t> staged_seed_;
+    host_floats fresh_;                 // rerun_fresh()'s input, made with the first
     std::vector<std::size_t> changed_;  // input elements the last prepare_run() rewrote
 };
 
 }  // namespace
 
-std::unique_ptr<problem> make_transpose_problem(unsigned rows, unsigned cols, std::uint64_t seed) {
-    return std::make_unique<transpose_problem>(rows, cols, seed);
+std::unique_ptr<problem> make_transpose_problem(unsigned rows, unsigned cols, problem_inputs inputs) {
+    return std::make_unique<transpose_problem>(rows, cols, std::move(inputs));
 }
 
 }  // namespace course

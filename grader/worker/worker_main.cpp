@@ -198,7 +198,8 @@ void run_profile(const profile_request& request, const lab_config& config, const
     size.rows = size.cols = 2048;
     const part* versions[3] = {p, p, p};
     // The profiled run's input; its tolerance is never used, since nothing is checked.
-    const auto prob = make_problem(p->kind, size, versions, request.seed, 1.0);
+    const auto prob = make_problem(p->kind, size, versions, 1.0,
+                                   make_problem_inputs(p->kind, size, p->record_len, request.seed, std::nullopt));
     prob->run(*p);
     CUDA_CHECK(cudaDeviceSynchronize());
     events().emit(profiled_event{p->id, version, prob->label()});
