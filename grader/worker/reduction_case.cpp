@@ -34,8 +34,16 @@ double judge_component(case_record& rec, float got, double expected, double tole
 reduction_fixture::reduction_fixture(std::size_t n, std::size_t scratch_elems, unsigned width)
     : n_(n), bufs_(n, scratch_elems, width) {}
 
+namespace {
+
+void require_size(const host_floats& values, std::size_t n, unsigned width) {
+    if (values.size() != n * width) throw std::logic_error("reduction_fixture: an input of the wrong size");
+}
+
+}  // namespace
+
 void reduction_fixture::draw(input_kind kind, host_floats values, component_sums sums) {
-    if (values.size() != n_ * bufs_.width) throw std::logic_error("reduction_fixture::draw: an input of the wrong size");
+    require_size(values, n_, bufs_.width);
     kind_ = kind;
     changed_ = false;
     host_ = std::move(values);
@@ -46,6 +54,7 @@ void reduction_fixture::draw(input_kind kind, host_floats values, component_sums
 }
 
 void reduction_fixture::use(input_kind kind, const host_floats& values, const component_sums& sums) {
+    require_size(values, n_, bufs_.width);
     kind_ = kind;
     changed_ = false;
     host_ = {};

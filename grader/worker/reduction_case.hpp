@@ -4,11 +4,11 @@
 #include <string>
 #include <vector>
 
+#include "core/input_cache.hpp"
 #include "core/inputs.hpp"
 #include "core/perturbation.hpp"
 #include "core/result.hpp"
 #include "worker/guarded_buffer.hpp"
-#include "core/input_cache.hpp"
 #include "worker/part.hpp"
 
 namespace course {
