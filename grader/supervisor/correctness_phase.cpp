@@ -98,6 +98,8 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
             }
         },
         [&](const std::string& id, const worker_run& run, const std::string& in_flight) {
+            // Before "go" the worker ran only the course's code: not the part's fault.
+            turn.blame_before_go("correctness", describe_end_with_error(run));
             auto& c = results[id].correctness;
             c.status = run.timed_out ? correctness_status::timed_out : correctness_status::crashed;
             c.message = "the grader's worker " + run.describe_end() +

@@ -6,8 +6,8 @@ namespace course {
 // Several graders may share one GPU (./grade batch --graders-per-gpu K): their correctness
 // runs and tools may overlap, but a timing run must have the GPU to itself, or another
 // grader's kernels would be in its samples. A reader-writer lock on a file (flock): the
-// correctness runs, compute-sanitizer and a timing worker making its inputs hold it
-// shared; the timed runs and Nsight Compute exclusive. Never take it twice at once in one
+// correctness cases and compute-sanitizer hold it shared, the timed runs and Nsight
+// Compute exclusive (each worker only from its "go": gpu_turn.hpp). Never take it twice at once in one
 // process (flock would deadlock the two holds against each other). A second file,
 // PATH.turnstile, is passed through by every taker and held by a waiting timer, so a
 // stream of correctness runs cannot starve a timing run. One path per GPU; "" locks nothing.

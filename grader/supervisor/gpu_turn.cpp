@@ -1,11 +1,14 @@
 #include "supervisor/gpu_turn.hpp"
 
+#include <stdexcept>
+
 #include "core/protocol.hpp"
 
 namespace course {
 
 void gpu_turn::worker_starts() {
     release();
+    if (error_) std::rethrow_exception(error_);
     answered_ = false;
 }
 
@@ -29,6 +32,11 @@ std::string gpu_turn::answer(const nlohmann::json& event) {
 void gpu_turn::finish() {
     release();
     if (error_) std::rethrow_exception(error_);
+}
+
+void gpu_turn::blame_before_go(const std::string& what, const std::string& how) const {
+    if (error_) std::rethrow_exception(error_);
+    if (!answered_) throw std::runtime_error("the " + what + " worker " + how + " before it was ready to run a kernel");
 }
 
 void gpu_turn::release() {

@@ -9,10 +9,10 @@
 
 namespace course {
 
-// A worker starts holding nothing: it creates its CUDA context and makes its inputs on
-// the host (the CPU-heavy part), says it is ready, and allocates nothing on the GPU and
-// runs no kernel before it is told "go". The supervisor first takes the GPU as the
-// worker's phase needs it:
+// A worker starts holding nothing: it creates its CUDA context (which runs no kernel) and
+// makes its inputs on the host (the CPU-heavy part), says it is ready, and allocates no
+// buffer and runs no kernel before it is told "go". The supervisor first takes the GPU as
+// the worker's phase needs it, and holds it until the next worker starts or the phase ends:
 //   timing:      alone (after timing_ready_event), for the buffers, the uploads and the
 //                timed runs;
 //   correctness: shared (after correctness_ready_event), for the cases; racecheck too.
@@ -25,13 +25,19 @@ public:
     enum class phase { timing, correctness };
     gpu_turn(gpu_lock lock, phase p) : lock_(std::move(lock)), phase_(p) {}
 
-    // Before each worker starts: lets go of what the last one held.
+    // Before each worker starts: lets go of what the last one held; rethrows a failure to
+    // take the GPU for an earlier worker (another worker would fail the same way).
     void worker_starts();
     // The reply to a worker's event (worker_reply): "go\n" to its first ready event once
     // the GPU is held, "stop\n" if it cannot be taken, "" otherwise.
     std::string answer(const nlohmann::json& event);
     // After the phase: lets the GPU go, and rethrows a failure to take it.
     void finish();
+    // For a worker that ended without finishing its parts: throws when it was never told
+    // to go, so that no code of the student's ran and no part is to blame: the failure to
+    // take the GPU, or a std::runtime_error saying that the `what` worker ended (`how`)
+    // before it was ready.
+    void blame_before_go(const std::string& what, const std::string& how) const;
 
     // Seconds the GPU was held after a "go": alone (timing) or shared (correctness).
     double seconds_held() const { return seconds_held_; }

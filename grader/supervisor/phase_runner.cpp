@@ -28,6 +28,17 @@ std::string last_lines(const std::string& text, int lines) {
     return text.substr(start, pos - start);
 }
 
+std::string describe_end_with_error(const worker_run& run) {
+    for (const auto& ev : run.events) {
+        if (!is_event<error_event>(ev)) continue;
+        try {
+            return run.describe_end() + " (" + ev.get<error_event>().message + ")";
+        } catch (const nlohmann::json::exception&) {
+        }
+    }
+    return run.describe_end();
+}
+
 void run_phase(const session& s, std::vector<std::string> ids, const worker_limits& limits,
                const job_for_parts& make_job, const std::set<std::string>& done_events,
                const event_handler& on_event, const unfinished_handler& on_unfinished,

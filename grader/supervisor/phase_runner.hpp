@@ -39,4 +39,8 @@ void run_parts(const session& s, const std::vector<std::string>& ids, worker_lim
 // The last few lines a dead worker printed: usually the reason it died.
 std::string last_lines(const std::string& text, int lines);
 
+// How a worker's run ended, with the message of the error event it sent, if any
+// ("exit code 2 (no NVIDIA GPU or driver found)").
+std::string describe_end_with_error(const worker_run& run);
+
 }  // namespace course

@@ -96,6 +96,8 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
                 }
             },
             [&](const std::string& id, const worker_run& run, const std::string&) {
+                // Before "go" the worker ran only the course's code: not the part's fault.
+                turn.blame_before_go("timing", describe_end_with_error(run));
                 results[id].timing.status = timing_status::failed;
                 results[id].timing.reason = "timing failed: the worker " + run.describe_end();
             },

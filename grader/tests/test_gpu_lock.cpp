@@ -80,9 +80,29 @@ TEST_CASE("a timing worker makes its inputs holding nothing and times with the G
     CHECK(free_for(path, LOCK_EX));
     CHECK(turn.answer(ready) == "go\n");
     CHECK_FALSE(free_for(path, LOCK_SH));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
     turn.finish();
     CHECK(free_for(path, LOCK_EX));
-    CHECK(turn.seconds_held() >= 0);
+    CHECK(turn.seconds_held() >= 0.05);  // from each "go" to the end of its worker's hold
+    CHECK(turn.seconds_held() < 5);
+}
+
+TEST_CASE("a worker that ends before it was told to go is the grader's failure, not a part's") {
+    const std::string path = temp_lock_path();
+    gpu_turn turn{gpu_lock(path), gpu_turn::phase::correctness};
+    turn.worker_starts();
+    // It never said it was ready (it could not make its inputs, say).
+    try {
+        turn.blame_before_go("correctness", "exit code 2 (std::bad_alloc)");
+        FAIL("no exception");
+    } catch (const std::runtime_error& e) {
+        CHECK(std::string(e.what()) ==
+              "the correctness worker exit code 2 (std::bad_alloc) before it was ready to run a kernel");
+    }
+    // Once told to go, the student's code has run: the part is blamed as usual.
+    CHECK(turn.answer({{"event", "correctness_ready"}, {"parts", {"A"}}}) == "go\n");
+    CHECK_NOTHROW(turn.blame_before_go("correctness", "killed by SIGSEGV"));
+    turn.finish();
 }
 
 TEST_CASE("a correctness worker makes its inputs holding nothing and runs its cases with the GPU shared") {
@@ -122,6 +142,9 @@ TEST_CASE("a GPU lock that cannot be taken stops the worker and is reported") {
         gpu_turn turn{gpu_lock("/nonexistent-folder/gpu0"), phase};
         CHECK_NOTHROW(turn.worker_starts());
         CHECK(turn.answer({{"event", event}, {"parts", {"A"}}}) == "stop\n");
+        // The stopped worker is not blamed on a part, and no other worker is started.
+        CHECK_THROWS_AS(turn.blame_before_go("timing", "exit code 2"), std::runtime_error);
+        CHECK_THROWS_AS(turn.worker_starts(), std::runtime_error);
         CHECK_THROWS_AS(turn.finish(), std::runtime_error);
     }
 }
