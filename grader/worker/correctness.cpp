@@ -118,16 +118,14 @@ void random_and_changed_cases(const part& p, std::size_t n, const std::string& s
     const std::string random = to_string(input_kind::random);
     run_case(random, size, n, [&] {
         fixture.emplace(n, p.shape.scratch_elems(n), p.record_len);
-        const std::uint64_t seed = case_seed(g_job->seed, input_kind::random, n);
-        fixture->use(input_kind::random, g_inputs.values(input_kind::random, seed, n * p.record_len),
-                     g_inputs.sums(input_kind::random, seed, n, p.record_len));
+        fixture->use(input_kind::random, g_job->seed, g_inputs);
         const case_record rec = fixture->check(p, g_job->tolerance_c);
         first_ok = rec.ok;
         return rec;
     });
     if (!fixture) return;
     run_case(random + ", changed", size, n, [&] {
-        fixture->perturb(run_seed(case_seed(g_job->seed, input_kind::random, n), 0), g_job->tolerance_c);
+        fixture->perturb(run_seed(reduction_case_seed(g_job->seed, input_kind::random, n), 0), g_job->tolerance_c);
         case_record rec = fixture->check(p, g_job->tolerance_c);
         if (!rec.ok && first_ok) rec.detail += changed_case_advice();
         return rec;
@@ -160,8 +158,7 @@ void reduction_cases(const std::vector<std::size_t>& sizes, const std::vector<st
 void prepare_reduction_inputs(const std::vector<std::size_t>& sizes, const std::vector<std::size_t>& large,
                               unsigned width) {
     const auto make = [&](input_kind kind, std::size_t n) {
-        const std::uint64_t seed = case_seed(g_job->seed, kind, n);
-        (void)g_inputs.sums(kind, seed, n, width);
+        (void)g_inputs.sums(kind, reduction_case_seed(g_job->seed, kind, n), n, width);
     };
     for (const auto kind : g_job->inputs)
         for (const std::size_t n : sizes) make(kind, n);

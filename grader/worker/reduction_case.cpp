@@ -53,14 +53,16 @@ void reduction_fixture::draw(input_kind kind, host_floats values, component_sums
     bufs_.in.upload(host_.data(), host_.size());
 }
 
-void reduction_fixture::use(input_kind kind, const host_floats& values, const component_sums& sums) {
+void reduction_fixture::use(input_kind kind, std::uint64_t run_seed, input_cache& inputs) {
+    const std::uint64_t seed = reduction_case_seed(run_seed, kind, n_);
+    const host_floats& values = inputs.values(kind, seed, n_ * bufs_.width);
     require_size(values, n_, bufs_.width);
     kind_ = kind;
     changed_ = false;
     host_ = {};
     cached_ = &values;
     cached_changes_.clear();
-    sums_ = sums;
+    sums_ = inputs.sums(kind, seed, n_, bufs_.width);
     bufs_.in.upload(values.data(), values.size());
 }
 
@@ -144,11 +146,14 @@ case_record reduction_fixture::check(const part& p, double tolerance_c) {
     return judge(p.id, tolerance_c);
 }
 
+std::uint64_t reduction_case_seed(std::uint64_t run_seed, input_kind kind, std::size_t n) {
+    return case_seed(run_seed, kind, n);
+}
+
 case_record run_reduction_case(const part& p, input_kind kind, std::size_t n, std::uint64_t run_seed,
                                double tolerance_c, input_cache& inputs) {
     reduction_fixture fixture(n, p.shape.scratch_elems(n), p.record_len);
-    const std::uint64_t seed = case_seed(run_seed, kind, n);
-    fixture.use(kind, inputs.values(kind, seed, n * p.record_len), inputs.sums(kind, seed, n, p.record_len));
+    fixture.use(kind, run_seed, inputs);
     return fixture.check(p, tolerance_c);
 }
 

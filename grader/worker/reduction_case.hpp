@@ -36,9 +36,9 @@ public:
     // An input of `kind` (n * width floats) with its exact sums, now the fixture's own,
     // uploaded.
     void draw(input_kind kind, host_floats values, component_sums sums);
-    // A cached input of `kind` (input_cache) with its sums, uploaded. The fixture never
-    // writes it: perturb() keeps its changes apart.
-    void use(input_kind kind, const host_floats& values, const component_sums& sums);
+    // The case input of `kind` for the run's seed (reduction_case_seed) from `inputs`, with
+    // its sums, uploaded. The fixture never writes it: perturb() keeps its changes apart.
+    void use(input_kind kind, std::uint64_t run_seed, input_cache& inputs);
     // Rewrites a few elements on the host and the device (perturb_sums); the sums follow.
     void perturb(std::uint64_t seed, double tolerance_c);
     // Poisons out and scratch, payloads only, queued: before every timed run.
@@ -63,6 +63,9 @@ private:
     std::vector<element_change> cached_changes_;  // the changes made to it since
     component_sums sums_;
 };
+
+// The seed of the input of `kind` for a case of n elements (records).
+std::uint64_t reduction_case_seed(std::uint64_t run_seed, input_kind kind, std::size_t n);
 
 // Uploads the input of `kind` for (seed, n), from `inputs`, and checks one run.
 case_record run_reduction_case(const part& p, input_kind kind, std::size_t n, std::uint64_t run_seed,

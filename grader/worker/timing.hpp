@@ -25,8 +25,9 @@ struct timing_job {
     double tolerance_c = 0;
 };
 
-// GPU only. Makes every part's buffers and inputs, emits "timing_ready" and waits for
-// "go" on stdin (the supervisor takes the GPU to itself first); then times every part in
+// GPU only. Makes every part's inputs on the host, emits "timing_ready" and waits for
+// "go" on stdin (the supervisor takes the GPU to itself first); then makes each part's
+// buffers, uploads its input and times every part in
 // interleaved rounds through Google Benchmark with manual CUDA-event time and emits one
 // "timing" event per part with the raw samples; the supervisor does the statistics and
 // the verdict.
