@@ -21,6 +21,7 @@ struct thread_ctx : thread_ids {
     std::uint64_t value = 0;   // what it brought to a warp operation
     std::uint64_t result = 0;  // what it gets back from a warp operation or barrier
     int arg = 0;               // a shuffle's lane, delta or xor mask
+    std::uintptr_t stack_ceiling = 0;  // its stack pointer where the course called the kernel
 };
 
 struct warp_op_slot {

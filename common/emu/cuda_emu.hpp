@@ -29,9 +29,10 @@
 #define __forceinline__ inline
 #define __launch_bounds__(...)
 // Static storage: one copy per kernel, reused by each block in turn (blocks never run
-// at the same time in the emulator).
-#define __shared__ static
-#define __constant__
+// at the same time in the emulator). Its own section, so that the emulator knows what
+// kernel code may access as shared memory (access_check.hpp) and what it may only read.
+#define __shared__ __attribute__((section("emu_shared"))) static
+#define __constant__ __attribute__((section("emu_constant")))
 
 inline constexpr int warpSize = 32;
 
@@ -85,6 +86,29 @@ T from_bits(std::uint64_t bits) {
     return v;
 }
 
+// Where the running thread entered kernel code (its stack pointer before the call): kernel
+// code may not write the course's frames above it (access_check.hpp).
+void set_stack_ceiling(std::uintptr_t sp);
+
+// Calls the kernel with its own copy of the arguments. Not inlined, and saying that it
+// clobbers the callee-saved registers: those its caller relies on are then restored from
+// this frame, above the ceiling, never from one that kernel code can write.
+template <typename Kernel, typename Tuple, std::size_t... I>
+[[gnu::noinline]] void enter_kernel(Kernel kernel, Tuple& params, std::index_sequence<I...>) {
+#if defined(__x86_64__)
+    std::uintptr_t sp;
+    asm volatile("mov %%rsp, %0" : "=r"(sp));
+#else
+    volatile char marker = 0;
+    const auto sp = reinterpret_cast<std::uintptr_t>(&marker);
+#endif
+    set_stack_ceiling(sp);
+    kernel(std::get<I>(params)...);
+#if defined(__x86_64__)
+    asm volatile("" ::: "rbx", "r12", "r13", "r14", "r15", "memory");
+#endif
+}
+
 struct kernel_body {
     void* object;
     void (*call)(void*);
@@ -125,7 +149,7 @@ void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block, 
     const std::tuple<std::decay_t<Params>...> params(std::forward<Args>(args)...);
     auto per_thread = [&] {
         auto own = params;
-        std::apply(kernel, own);
+        detail::enter_kernel(kernel, own, std::index_sequence_for<Params...>{});
     };
     detail::run_grid(name, grid, block,
                      {&per_thread, [](void* f) { (*static_cast<decltype(per_thread)*>(f))(); }});

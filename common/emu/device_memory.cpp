@@ -4,7 +4,9 @@
 #include <unistd.h>
 
 #include <cstring>
+#include <iterator>
 #include <map>
+#include <new>
 #include <mutex>
 
 #include "emu/cuda_emu.hpp"
@@ -45,6 +47,61 @@ std::map<std::uintptr_t, allocation>& table() {  // keyed by user address
     return t;
 }
 
+// The shared arena (use_shared_arena): its mapping and its free page spans by offset.
+struct arena_state {
+    char* base = nullptr;
+    std::size_t bytes = 0;
+    std::map<std::size_t, std::size_t> free;  // offset -> length
+    bool borrowed = false;                     // the child's view: it allocates nothing itself
+};
+arena_state& arena() {
+    static arena_state a;
+    return a;
+}
+
+// `len` bytes of address space with no access, from the arena when there is one.
+void* reserve(std::size_t len) {
+    arena_state& a = arena();
+    if (a.borrowed) return nullptr;
+    if (a.base == nullptr) {
+        void* p = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        return p == MAP_FAILED ? nullptr : p;
+    }
+    for (auto it = a.free.begin(); it != a.free.end(); ++it) {
+        if (it->second < len) continue;
+        const std::size_t offset = it->first, rest = it->second - len;
+        a.free.erase(it);
+        if (rest > 0) a.free[offset + len] = rest;
+        return a.base + offset;
+    }
+    return nullptr;
+}
+
+void unreserve(void* p, std::size_t len) {
+    arena_state& a = arena();
+    if (a.base == nullptr) {
+        munmap(p, len);
+        return;
+    }
+    // Back to no access, and the pages' memory back to the system.
+    mprotect(p, len, PROT_NONE);
+    madvise(p, len, MADV_REMOVE);
+    std::size_t offset = static_cast<std::size_t>(static_cast<char*>(p) - a.base);
+    auto next = a.free.lower_bound(offset);
+    if (next != a.free.end() && offset + len == next->first) {
+        len += next->second;
+        next = a.free.erase(next);
+    }
+    if (next != a.free.begin()) {
+        auto prev = std::prev(next);
+        if (prev->first + prev->second == offset) {
+            prev->second += len;
+            return;
+        }
+    }
+    a.free[offset] = len;
+}
+
 bool slack_intact(const char* from, const char* to) {
     for (const char* p = from; p < to; ++p)
         if (static_cast<unsigned char>(*p) != slack_byte) return false;
@@ -58,22 +115,22 @@ void* allocate(std::size_t bytes) {
     const std::size_t rounded = (bytes + alignment - 1) / alignment * alignment;
     const std::size_t body = (rounded + page - 1) / page * page;
     const std::size_t len = body + 2 * page;
-    void* p = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (p == MAP_FAILED) return nullptr;
+    std::lock_guard<std::mutex> g(lock());
+    void* p = reserve(len);
+    if (p == nullptr) return nullptr;
     allocation a;
     a.map = static_cast<char*>(p);
     a.map_len = len;
     a.body = a.map + page;
     a.body_end = a.body + body;
     if (body > 0 && mprotect(a.body, body, PROT_READ | PROT_WRITE) != 0) {
-        munmap(p, len);
+        unreserve(p, len);
         return nullptr;
     }
     // Uninitialised device memory reads as NaN, like the grader's poison.
     std::memset(a.body, slack_byte, body);
     a.user = a.body_end - rounded;
     a.bytes = bytes;
-    std::lock_guard<std::mutex> g(lock());
     table()[reinterpret_cast<std::uintptr_t>(a.user)] = a;
     return a.user;
 }
@@ -82,7 +139,7 @@ bool release(void* ptr) {
     std::lock_guard<std::mutex> g(lock());
     auto it = table().find(reinterpret_cast<std::uintptr_t>(ptr));
     if (it == table().end()) return false;
-    munmap(it->second.map, it->second.map_len);
+    unreserve(it->second.map, it->second.map_len);
     table().erase(it);
     return true;
 }
@@ -188,6 +245,59 @@ std::vector<std::pair<std::uintptr_t, std::uintptr_t>> device_ranges() {
     for (const auto& [user, a] : table())
         out.emplace_back(reinterpret_cast<std::uintptr_t>(a.body), reinterpret_cast<std::uintptr_t>(a.body_end));
     return out;
+}
+
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> payload_ranges() {
+    std::vector<std::pair<std::uintptr_t, std::uintptr_t>> out;
+    std::lock_guard<std::mutex> g(lock());
+    for (const auto& [user, a] : table()) out.emplace_back(user, user + a.bytes);
+    return out;
+}
+
+void use_shared_arena(std::size_t bytes) {
+    arena_state& a = arena();
+    if (a.base != nullptr) return;
+    const std::size_t page = page_size();
+    bytes = (bytes + page - 1) / page * page;
+    void* p = mmap(nullptr, bytes, PROT_NONE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) throw std::bad_alloc();
+    a.base = static_cast<char*>(p);
+    a.bytes = bytes;
+    a.free[0] = bytes;
+}
+
+void open_arena() {
+    arena_state& a = arena();
+    a.borrowed = true;
+    if (a.base != nullptr) mprotect(a.base, a.bytes, PROT_READ | PROT_WRITE);
+}
+
+std::vector<allocation_info> snapshot() {
+    std::vector<allocation_info> out;
+    std::lock_guard<std::mutex> g(lock());
+    for (const auto& [user, a] : table())
+        out.push_back({user, a.bytes, reinterpret_cast<std::uintptr_t>(a.body), reinterpret_cast<std::uintptr_t>(a.body_end),
+                       a.label, a.count, a.elem_bytes, a.elem_name});
+    return out;
+}
+
+void install(const std::vector<allocation_info>& entries) {
+    std::lock_guard<std::mutex> g(lock());
+    table().clear();
+    for (const auto& e : entries) {
+        allocation a;
+        a.user = reinterpret_cast<char*>(e.user);
+        a.bytes = e.bytes;
+        a.body = reinterpret_cast<char*>(e.body);
+        a.body_end = reinterpret_cast<char*>(e.body_end);
+        a.map = a.body - page_size();
+        a.map_len = static_cast<std::size_t>(a.body_end - a.body) + 2 * page_size();
+        a.label = e.label;
+        a.count = e.count;
+        a.elem_bytes = e.elem_bytes;
+        a.elem_name = e.elem_name;
+        table()[e.user] = a;
+    }
 }
 
 }  // namespace emu::memory

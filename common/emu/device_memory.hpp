@@ -34,4 +34,29 @@ bool is_device_range(const void* ptr, std::size_t bytes);
 // counts as global memory (common/emu/trace_requests.cpp).
 std::vector<std::pair<std::uintptr_t, std::uintptr_t>> device_ranges();
 
+// Every allocation as cudaMalloc returned it, [start, start + size), sorted: what kernel
+// code may access (access_check.cpp).
+std::vector<std::pair<std::uintptr_t, std::uintptr_t>> payload_ranges();
+
+// Device memory shared with a child process (the grader's kernel executor,
+// grader/worker/executor.hpp): one shared mapping of `bytes`, reserved before the fork so
+// that it lies at the same address in both, from which every later allocation is carved.
+// The allocating process keeps the guard pages; the child opens the whole arena
+// (open_arena) and learns the allocations from the parent (snapshot, install).
+void use_shared_arena(std::size_t bytes);
+void open_arena();
+
+struct allocation_info {
+    std::uintptr_t user = 0;
+    std::size_t bytes = 0;
+    std::uintptr_t body = 0, body_end = 0;  // the accessible pages around it
+    std::string label;
+    std::size_t count = 0, elem_bytes = 0;
+    std::string elem_name;
+};
+std::vector<allocation_info> snapshot();
+// Replaces this process's table of allocations (without mapping anything): they are in
+// the arena already.
+void install(const std::vector<allocation_info>& table);
+
 }  // namespace emu::memory

@@ -138,6 +138,11 @@ void prepare(context& ctx, unsigned index, void (*entry)(void*), void* arg) {
                 static_cast<unsigned>(e), static_cast<unsigned>(a >> 32), static_cast<unsigned>(a));
 }
 
+void stack_range(unsigned index, std::uintptr_t& lo, std::uintptr_t& hi) {
+    lo = reinterpret_cast<std::uintptr_t>(pool().bottom(index));
+    hi = lo + stack_bytes;
+}
+
 void switch_to(context& from, context& to) {
 #if COURSE_EMU_HAVE_ASM
     if (use_asm()) {

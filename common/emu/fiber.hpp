@@ -3,6 +3,7 @@
 // assembly switch stacks (a switch costs a handful of instructions); elsewhere, or with
 // COURSE_EMU_UCONTEXT=1 in the environment, POSIX ucontext does it (slower, portable).
 #include <cstddef>
+#include <cstdint>
 
 #include <ucontext.h>
 
@@ -16,6 +17,9 @@ struct context {
 // Makes `ctx` start entry(arg) on stack `index` of the pool when first switched to.
 // `entry` must never return: it switches away for the last time instead.
 void prepare(context& ctx, unsigned index, void (*entry)(void*), void* arg);
+
+// The stack of pool slot `index`: [lo, hi).
+void stack_range(unsigned index, std::uintptr_t& lo, std::uintptr_t& hi);
 
 // Saves the running fiber in `from` and resumes `to`.
 void switch_to(context& from, context& to);

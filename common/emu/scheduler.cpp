@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "emu/access_check.hpp"
 #include "emu/block_state.hpp"
 #include "emu/device_memory.hpp"
 #include "emu/fault_guard.hpp"
@@ -169,6 +170,7 @@ void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body) {
     validate(name, grid, block);
     g_stats_now = &g_stats[name];
     ++g_stats_now->launches;
+    check::launch_begin();
     trace::launch_begin(g_stats_now, name);
     auto& b = g_block;
     b.kernel = name;
@@ -220,6 +222,8 @@ void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body) {
     trace::launch_end();
     memory::check_slack(name);
 }
+
+void set_stack_ceiling(std::uintptr_t sp) { check::set_stack_ceiling(sp); }
 
 }  // namespace emu::detail
 

@@ -18,6 +18,7 @@
 #include <vector>
 
 #include "course/bank_wavefronts.hpp"
+#include "emu/access_check.hpp"
 #include "emu/block_state.hpp"
 #include "emu/device_memory.hpp"
 #include "emu/trace.hpp"
@@ -277,8 +278,9 @@ bool tracing() { return trace::g_enabled; }
 
 namespace detail {
 void trace_atomic(const volatile void* p, unsigned size) {
-    if (!trace::g_active || detail::g_current == nullptr) return;
     const auto a = reinterpret_cast<std::uintptr_t>(p);
+    check::atomic(a, size, COURSE_EMU_ORIGIN());
+    if (!trace::g_active || detail::g_current == nullptr) return;
     if (trace::classify(a) == trace::space::shared)
         trace::hazards::atomic_access(a, size, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
 }

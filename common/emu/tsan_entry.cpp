@@ -3,19 +3,20 @@
 // linked: each load or store of kernel code calls one of these first, with its address.
 // Only these names are defined: the guard (grader/core/rules_object_allowlists.cpp)
 // accepts exactly them in a lab object, and a call of any other __tsan_ function (an
-// atomic builtin, say) fails to link. Tracing off, each returns at its first test.
+// atomic builtin, say) fails to link. Every access is checked (access_check.hpp), on every
+// launch; a traced launch also records it.
 #include <cstddef>
 #include <cstdint>
 
+#include "emu/access_check.hpp"
 #include "emu/trace.hpp"
 
 namespace {
 
-// The instruction that accesses: the return address of the callback, just after its call.
-#define COURSE_TSAN_PC reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))
-
-inline void seen(void* p, std::size_t size, bool write, std::uintptr_t pc) {
-    if (__builtin_expect(emu::trace::g_active, 0)) emu::trace::access(reinterpret_cast<std::uintptr_t>(p), size, write, pc);
+inline void seen(void* p, std::size_t size, bool write, const emu::check::origin& from) {
+    const auto address = reinterpret_cast<std::uintptr_t>(p);
+    emu::check::access(address, size, write, from);
+    if (__builtin_expect(emu::trace::g_active, 0)) emu::trace::access(address, size, write, from.pc);
 }
 
 }  // namespace
@@ -32,10 +33,10 @@ void __tsan_vptr_update(void**, void*) {}
 void __tsan_vptr_read(void**) {}
 
 #define COURSE_TSAN_SIZED(n)                                                            \
-    void __tsan_read##n(void* p) { seen(p, n, false, COURSE_TSAN_PC); }                 \
-    void __tsan_write##n(void* p) { seen(p, n, true, COURSE_TSAN_PC); }                 \
-    void __tsan_unaligned_read##n(void* p) { seen(p, n, false, COURSE_TSAN_PC); }       \
-    void __tsan_unaligned_write##n(void* p) { seen(p, n, true, COURSE_TSAN_PC); }
+    void __tsan_read##n(void* p) { seen(p, n, false, COURSE_EMU_ORIGIN()); }                 \
+    void __tsan_write##n(void* p) { seen(p, n, true, COURSE_EMU_ORIGIN()); }                 \
+    void __tsan_unaligned_read##n(void* p) { seen(p, n, false, COURSE_EMU_ORIGIN()); }       \
+    void __tsan_unaligned_write##n(void* p) { seen(p, n, true, COURSE_EMU_ORIGIN()); }
 
 COURSE_TSAN_SIZED(1)
 COURSE_TSAN_SIZED(2)
@@ -45,7 +46,7 @@ COURSE_TSAN_SIZED(16)
 #undef COURSE_TSAN_SIZED
 
 // Aggregate copies (a struct assigned whole).
-void __tsan_read_range(void* p, std::size_t n) { seen(p, n, false, COURSE_TSAN_PC); }
-void __tsan_write_range(void* p, std::size_t n) { seen(p, n, true, COURSE_TSAN_PC); }
+void __tsan_read_range(void* p, std::size_t n) { seen(p, n, false, COURSE_EMU_ORIGIN()); }
+void __tsan_write_range(void* p, std::size_t n) { seen(p, n, true, COURSE_EMU_ORIGIN()); }
 
 }  // extern "C"

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "core/rules_object_allowlists.hpp"
+#include "core/rules_object_flow.hpp"
 #include "core/rules_object_dump.hpp"
 #include "core/rules_text.hpp"
 
@@ -34,30 +35,10 @@ const char* const constructor_message =
     "kernels.cu has a constructor or initializer of its own: lab files may hold no host code that runs by itself";
 
 // Whether an instruction (AT&T syntax) may write memory other than the stack: its last
-// operand is memory that is not addressed from %rsp or %rbp. Compares, tests, pushes,
-// calls, jumps and nops write nothing else.
+// operand is memory that is not addressed from %rsp or %rbp.
 bool writes_memory(const std::string& text) {
-    const auto w = words(text);
-    if (w.size() < 2) return false;
-    const std::string& op = w[0];
-    for (const char* reader : {"cmp", "test", "push", "call", "jmp", "nop", "lea", "bt", "ucomis", "comis"}) {
-        if (starts_with(op, reader)) return false;
-    }
-    if (op[0] == 'j') return false;
-    const std::string operands = text.substr(text.find(w[1]));
-    int depth = 0;
-    std::size_t last = 0;
-    for (std::size_t k = 0; k < operands.size(); ++k) {
-        if (operands[k] == '(') ++depth;
-        if (operands[k] == ')') --depth;
-        if (operands[k] == ',' && depth == 0) last = k + 1;
-    }
-    std::string dest = operands.substr(last);
-    const auto comment = dest.find('#');
-    if (comment != std::string::npos) dest = dest.substr(0, comment);
-    dest = words(dest).empty() ? "" : words(dest)[0];
-    if (dest.empty() || dest[0] == '%' || dest[0] == '$') return false;
-    return dest.find("(%rsp)") == std::string::npos && dest.find("(%rbp)") == std::string::npos;
+    const std::string dest = detail::memory_destination(text);
+    return !dest.empty() && dest.find("(%rsp)") == std::string::npos && dest.find("(%rbp)") == std::string::npos;
 }
 
 // Verifies one .init_array entry that is not nvcc's registration: it must be libstdc++'s
@@ -255,6 +236,8 @@ std::vector<finding> check_object(const object_dump& dump, backend b, const std:
             }
         }
     }
+    if (b == backend::emulated)
+        for (auto& f : detail::check_emulated_flow(code, parse_nm(dump.nm))) add(f.message);
     // Constructors first: they are what runs by itself.
     std::stable_partition(found.begin(), found.end(),
                           [](const finding& f) { return f.message == constructor_message; });

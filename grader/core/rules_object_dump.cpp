@@ -140,4 +140,28 @@ std::map<std::string, function_code> parse_disassembly(const std::string& text) 
     return out;
 }
 
+std::string memory_destination(const std::string& text) {
+    const auto w = words(text);
+    if (w.size() < 2) return "";
+    const std::string& op = w[0];
+    for (const char* reader : {"cmp", "test", "push", "call", "jmp", "nop", "lea", "bt", "ucomis", "comis"}) {
+        if (starts_with(op, reader)) return "";
+    }
+    if (op[0] == 'j') return "";
+    const std::string operands = text.substr(text.find(w[1]));
+    int depth = 0;
+    std::size_t last = 0;
+    for (std::size_t k = 0; k < operands.size(); ++k) {
+        if (operands[k] == '(') ++depth;
+        if (operands[k] == ')') --depth;
+        if (operands[k] == ',' && depth == 0) last = k + 1;
+    }
+    std::string dest = operands.substr(last);
+    const auto comment = dest.find('#');
+    if (comment != std::string::npos) dest = dest.substr(0, comment);
+    dest = words(dest).empty() ? "" : words(dest)[0];
+    if (dest.empty() || dest[0] == '%' || dest[0] == '$') return "";
+    return dest;
+}
+
 }  // namespace course::rules::detail

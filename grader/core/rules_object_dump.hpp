@@ -42,6 +42,11 @@ struct function_code {
     std::vector<instruction> code;
 };
 
+// The memory operand an instruction (AT&T syntax) writes, its last operand: "" when it
+// writes no memory (compares, tests, pushes, calls, jumps, nops, lea, register and
+// immediate destinations).
+std::string memory_destination(const std::string& text);
+
 // `nm -P`: "name type [value [size]]". A line that does not parse is kept as type '?',
 // which no rule allows: the guard refuses what it cannot read.
 std::vector<nm_symbol> parse_nm(const std::string& text);

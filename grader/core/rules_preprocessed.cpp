@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <map>
 #include <set>
 #include <sstream>
@@ -22,6 +23,24 @@ namespace {
 std::string strip_underscores(std::string s) {
     if (s.size() > 4 && s.compare(0, 2, "__") == 0 && s.compare(s.size() - 2, 2, "__") == 0) s = s.substr(2, s.size() - 4);
     return s;
+}
+
+// A string literal holding a printf conversion that ends in `n` (flags, width, precision
+// and length modifiers between).
+bool has_printf_n(const std::string& lit) {
+    const auto quote = lit.find('"');
+    if (quote == std::string::npos) return false;
+    for (std::size_t i = quote + 1; i < lit.size(); ++i) {
+        if (lit[i] != '%') continue;
+        std::size_t j = i + 1;
+        if (j < lit.size() && lit[j] == '%') {
+            i = j;
+            continue;
+        }
+        while (j < lit.size() && (std::strchr("-+ #0'.*hljztL", lit[j]) != nullptr || std::isdigit(static_cast<unsigned char>(lit[j])))) ++j;
+        if (j < lit.size() && lit[j] == 'n') return true;
+    }
+    return false;
 }
 
 // Checks the tokens of the student's lines.
@@ -56,6 +75,9 @@ public:
                 } else if (is(k, "template") && i + 1 < t.size() && is(t[i + 1], "<")) {
                     specialization(t, i);
                 }
+            } else if (k.kind == token::literal && has_printf_n(k.text)) {
+                add(k.line, "a string with printf's %n conversion: %n writes to memory through a pointer, which "
+                            "kernels may not do");
             } else if (is(k, "[") && i + 1 < t.size() && is(t[i + 1], "[")) {
                 i = attribute(t, i + 1, "[", "]");
                 continue;
@@ -76,11 +98,18 @@ private:
         found_.push_back({line, message});
     }
 
+    // `section("emu_shared")` or `section("emu_constant")`: what the emulator's __shared__ and
+    // __constant__ expand to (cuda_emu.hpp). Data there is what kernel code may touch anyway.
+    static bool emulator_section(const std::vector<token>& t, std::size_t i) {
+        return strip_underscores(t[i].text) == "section" && i + 3 < t.size() && is(t[i + 1], "(") &&
+               (is(t[i + 2], "\"emu_shared\"") || is(t[i + 2], "\"emu_constant\"")) && is(t[i + 3], ")");
+    }
+
     // Skips a bracketed attribute list that starts at t[i] (`open`), checking the names in it.
     std::size_t attribute(const std::vector<token>& t, std::size_t i, const char* open, const char* close) {
         static const std::set<std::string> banned = {"section",     "alias",       "ifunc",         "weakref",
                                                      "symver",      "constructor", "destructor",    "init_priority",
-                                                     "target_clones"};
+                                                     "target_clones", "optimize",   "naked"};
         // What would hide the kernel's loads and stores from the emulator's tracing.
         static const std::set<std::string> untraced = {"no_sanitize", "no_sanitize_thread",
                                                        "disable_sanitizer_instrumentation"};
@@ -89,7 +118,8 @@ private:
         for (; i < t.size(); ++i) {
             if (is(t[i], open)) ++depth;
             if (is(t[i], close) && --depth == 0) return i;
-            if (t[i].kind == token::identifier && banned.count(strip_underscores(t[i].text)) != 0)
+            if (t[i].kind == token::identifier && banned.count(strip_underscores(t[i].text)) != 0 &&
+                !emulator_section(t, i))
                 add(t[i].line, "`__attribute__((" + strip_underscores(t[i].text) +
                                    "))` is not allowed in lab files: it places or runs code where the course does not call it");
             if (t[i].kind == token::identifier && untraced.count(strip_underscores(t[i].text)) != 0)

@@ -109,6 +109,7 @@ std::vector<finding> scan_directives(const std::string& source) {
     const auto lines = spliced_lines(source);
 
     const source_line* name_text = nullptr;  // the physical line holding the directive's name
+    int first_macro_line = 0;                // the first #define or #undef, once seen
     auto check_directive = [&] {
         // directive[0] is '#'.
         if (directive.size() < 2) return;  // the null directive
@@ -120,8 +121,15 @@ std::vector<finding> scan_directives(const std::string& source) {
         }
         static const std::set<std::string> plain = {"define", "undef", "if",      "ifdef",   "ifndef",  "elif",
                                                     "else",   "endif", "elifdef", "elifndef", "error", "warning"};
+        if ((name.text == "define" || name.text == "undef") && first_macro_line == 0) first_macro_line = line;
         if (plain.count(name.text) != 0) return;
         if (name.text == "include") {
+            // A header read after a macro of the file could mean something else than the
+            // course and CUDA wrote (a renamed built-in, a hidden access): headers first.
+            if (first_macro_line != 0)
+                found.push_back({line, "#include after the #define or #undef on line " + std::to_string(first_macro_line) +
+                                           ": every #include must come before the file's first macro, so that "
+                                           "no macro can change what a header means"});
             // The raw text after `include` on its physical line: a header name is not lexed
             // as other tokens are (no escapes in "...", no tokens in <...>).
             const std::string why = include_problem(name_text->text.substr(name.pos + name.text.size()));

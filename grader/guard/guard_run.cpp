@@ -7,6 +7,8 @@
 #include <iostream>
 #include <sstream>
 
+#include "core/rules_object_flow.hpp"
+
 namespace fs = std::filesystem;
 
 namespace course::guard {
@@ -67,7 +69,7 @@ bool guard_run::setup() {
     if (compiler.empty()) return setup_fails("cannot find the compiler " + o_.command[0]);
     o_.command[0] = compiler;
     family_ = family_of(compiler);
-    for (const char* tool : {"nm", "readelf", "objdump"}) {
+    for (const char* tool : {"nm", "readelf", "objdump", "objcopy"}) {
         tools_[tool] = find_program(tool);
         if (tools_[tool].empty()) return setup_fails(std::string("cannot find ") + tool + " (binutils)");
     }
@@ -227,7 +229,25 @@ int guard_run::check_object_file() {
         return usage("cannot read the object " + obj + " with nm, readelf and objdump");
     }
     const auto found = check_object(dump, backend_, o_.ns);
-    return found.empty() ? 0 : refuse(found);
+    if (!found.empty()) return refuse(found);
+    return backend_ == backend::emulated ? use_checked_libc() : 0;
+}
+
+// On the emulator a lab file's code is host code: its C library calls, those the compiler
+// made by itself too, go to the emulator's checked versions (common/emu/libc_shims.cpp).
+int guard_run::use_checked_libc() {
+    const std::string& obj = cc_.output;
+    std::vector<std::string> argv = {tools_["objcopy"]};
+    for (const auto& [name, shim] : detail::emulated_libc_shims()) {
+        argv.push_back("--redefine-sym");
+        argv.push_back(name + "=" + shim);
+    }
+    argv.push_back(obj);
+    std::string out;
+    if (tool_output(argv, out)) return 0;
+    std::error_code ignored;
+    fs::remove(obj, ignored);
+    return usage("cannot rename the C library calls of " + obj + " with objcopy: " + out);
 }
 
 }  // namespace course::guard

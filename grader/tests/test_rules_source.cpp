@@ -56,10 +56,16 @@ TEST_CASE("directives: absolute paths, .., macros and other include forms are re
           std::vector<std::string>{
               "1: #include of \"/etc/passwd\" is not allowed: an absolute path",
               "2: #include of <../../solutions/lab3_unrolled/kernels.cu> is not allowed: `..` in the path",
+"4: #include after the #define or #undef on line 3: every #include must come before the file's first macro, so that "
+              "no macro can change what a header means",
               "4: #include must name a header in quotes or angle brackets, not a macro",
               "5: `#include_next` is not allowed in lab files",
               "6: `#import` is not allowed in lab files",
+              "7: #include after the #define or #undef on line 3: every #include must come before the file's first macro, so that "
+              "no macro can change what a header means",
               "7: #include of \"a b.h\" is not allowed: a character other than letters, digits and _ . / + -",
+              "8: #include after the #define or #undef on line 3: every #include must come before the file's first macro, so that "
+              "no macro can change what a header means",
               "8: #include has more text after its header name",
               "9: `#line` is not allowed in lab files",
               "10: line markers (`# 7`) are not allowed in lab files"});
@@ -96,7 +102,9 @@ TEST_CASE("directives: a raw string opened in a directive ends with its line") {
     // line is a real #include.
     const std::string src = "#define X R\"(\n#include \"/etc/hostname\"\n)\"\n";
     CHECK(messages(scan_directives(src)) ==
-          std::vector<std::string>{"2: #include of \"/etc/hostname\" is not allowed: an absolute path"});
+          std::vector<std::string>{"2: #include after the #define or #undef on line 1: every #include must come before the "
+                                   "file's first macro, so that no macro can change what a header means",
+                                   "2: #include of \"/etc/hostname\" is not allowed: an absolute path"});
 }
 
 TEST_CASE("directives: no # outside a directive, and none in an object-like macro") {

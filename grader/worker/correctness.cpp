@@ -14,6 +14,9 @@
 #include "core/perturbation.hpp"
 #include "course/cuda_check.hpp"
 #include "worker/events.hpp"
+#if defined(COURSE_EMULATE)
+#include "worker/executor.hpp"
+#endif
 #include "worker/reduction_case.hpp"
 #include "worker/transpose_case.hpp"
 
@@ -57,6 +60,11 @@ void run_case(const std::string& input, const std::string& size, std::uint64_t n
         rec.detail = e.what();
         g_summary.sticky = g_summary.sticky || e.sticky() || context_is_broken();
 #if defined(COURSE_EMULATE)
+    } catch (const executor_lost& e) {
+        // Like a dead CUDA context: nothing more of the lab can run in this worker.
+        rec.fault = true;
+        rec.detail = e.what();
+        g_summary.sticky = true;
     } catch (const emu::kernel_timeout& e) {
         rec.fault = true;
         rec.timed_out = true;

@@ -2,6 +2,7 @@
 
 #include "course/cuda_check.hpp"
 #include "emu/emu_stats.hpp"
+#include "worker/executor.hpp"
 #include "worker/problem.hpp"
 #include "worker/transpose_case.hpp"
 
@@ -17,7 +18,7 @@ version_counters summed(const std::string& version, const std::string& kernel) {
     version_counters v;
     v.version = version;
     v.kernel = kernel;
-    for (const auto& [name, s] : emu::launch_stats()) {
+    for (const auto& [name, s] : executor_launch_stats()) {
         v.launches += s.launches;
         v.warp_shuffles += s.warp_shuffles;
         const emu::memory_counters& m = s.memory;
@@ -40,8 +41,14 @@ version_counters summed(const std::string& version, const std::string& kernel) {
 
 // Tracing on for one scope, off again whatever happens.
 struct tracing_on {
-    tracing_on() { emu::set_tracing(true); }
-    ~tracing_on() { emu::set_tracing(false); }
+    tracing_on() { executor_set_tracing(true); }
+    ~tracing_on() {
+        try {
+            executor_set_tracing(false);
+        } catch (const std::exception&) {
+            // An executor that is gone traces nothing.
+        }
+    }
     tracing_on(const tracing_on&) = delete;
     tracing_on& operator=(const tracing_on&) = delete;
 };
@@ -60,7 +67,7 @@ counters_event count_versions(const part* const versions[3], const counters_requ
     counters_event out{student.id, prob->label(), {}, ""};
     for (int k = 0; k < 3; ++k) {
         prob->prepare_run();
-        emu::reset_launch_stats();
+        executor_reset_launch_stats();
         {
             tracing_on tracing;
             prob->run(*versions[k]);
@@ -76,7 +83,7 @@ counters_event count_versions(const part* const versions[3], const counters_requ
                                                 : rec.detail);
         }
     }
-    emu::reset_launch_stats();
+    executor_reset_launch_stats();
     return out;
 }
 

@@ -21,6 +21,7 @@
 #else
 #include "emu/emu_stats.hpp"
 #include "worker/counters.hpp"
+#include "worker/executor.hpp"
 #endif
 
 namespace course {
@@ -97,7 +98,11 @@ void emit_counters(const part& p, const versions_of_part& versions_of, const cou
             none.error = std::string("the traced run of your kernel failed: ") + e.what();
         }
     }
-    emu::reset_launch_stats();
+    try {
+        executor_reset_launch_stats();
+    } catch (const executor_lost&) {
+        // Nothing is left to reset; the phase ends after this part.
+    }
     events().emit(none);
 }
 #endif
@@ -116,20 +121,27 @@ int run_correctness_phase(const std::vector<const part*>& parts, correctness_job
     for (const part* p : parts) {
         job.target = p;
 #if defined(COURSE_EMULATE)
-        emu::reset_launch_stats();
+        if (executor_running()) executor_reset_launch_stats();
 #endif
         const correctness_summary s = run_correctness(job);
         part_correctness_event verdict{p->id, s.passed, s.cases, s.failed, s.sticky, std::nullopt};
 #if defined(COURSE_EMULATE)
         // Only this part's kernel ran since the reset: the emulator's answer to the
         // uses_shuffle check, which on a GPU reads the SASS instead.
-        const auto stats = emu::launch_stats();
-        const auto it = stats.find(p->kernel);
-        verdict.warp_shuffles = it == stats.end() ? 0 : it->second.warp_shuffles;
+        if (executor_running()) {
+            const auto stats = executor_launch_stats();
+            const auto it = stats.find(p->kernel);
+            verdict.warp_shuffles = it == stats.end() ? 0 : it->second.warp_shuffles;
+        } else {
+            verdict.warp_shuffles = 0;
+        }
 #endif
         events().emit(verdict);
 #if defined(COURSE_EMULATE)
         if (counters) emit_counters(*p, versions_of, *counters, job.seed, job.tolerance_c, s);
+        // The process that ran the kernels is gone: the supervisor starts a new worker for
+        // the parts that are left, as after a sticky CUDA error.
+        if (!executor_running()) return exit_sticky;
 #else
         (void)counters;
         (void)versions_of;
@@ -245,7 +257,18 @@ int worker_main(int argc, char** argv, const lab_config& config) {
         // Create the CUDA context (device files, driver threads) while the worker is
         // still free; with the parts built, student code may run from here on.
         CUDA_CHECK(cudaFree(nullptr));
-        events().emit(sandbox_event_of(apply_sandbox(sandbox_options_from_env(job.sandbox, device.emulated))));
+        sandbox_event sandboxed = sandbox_event_of(apply_sandbox(sandbox_options_from_env(job.sandbox, device.emulated)));
+#if defined(COURSE_EMULATE)
+        // Kernels are host code here: they run in a process of their own, started before any
+        // input or expected value exists, and confined further (worker/executor.hpp). The
+        // describe job starts one too, to report how it is confined.
+        if (job.command == worker_command::correctness || job.command == worker_command::describe) {
+            std::string note;
+            start_kernel_executor(lab.student, lab.reference, lab.baseline, note);
+            sandboxed.note += (sandboxed.note.empty() ? "" : " ") + note;
+        }
+#endif
+        events().emit(sandboxed);
 
         switch (job.command) {
         case worker_command::describe:

@@ -1,0 +1,177 @@
+#include "emu/access_check.hpp"
+
+#include <link.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "emu/block_state.hpp"
+#include "emu/device_memory.hpp"
+#include "emu/fiber.hpp"
+
+// Every __shared__ array (cuda_emu.hpp) and __constant__ variable is placed in these
+// sections; the linker marks where they start and stop. Weak: a worker without any.
+extern "C" {
+extern char __start_emu_shared[] __attribute__((weak));
+extern char __stop_emu_shared[] __attribute__((weak));
+extern char __start_emu_constant[] __attribute__((weak));
+extern char __stop_emu_constant[] __attribute__((weak));
+}
+
+namespace emu::check {
+
+namespace {
+
+using range_t = std::pair<std::uintptr_t, std::uintptr_t>;
+
+std::vector<range_t> g_device;    // this launch's allocations, [start, end), sorted
+std::vector<range_t> g_readonly;  // the executable's read-only segments and __constant__ data
+std::vector<range_t> g_static;    // the executable's writable static storage
+
+std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
+
+bool inside(const std::vector<range_t>& ranges, std::uintptr_t a, std::size_t n) {
+    auto it = std::upper_bound(ranges.begin(), ranges.end(), range_t{a, ~std::uintptr_t{0}});
+    if (it == ranges.begin()) return false;
+    --it;
+    return a >= it->first && a + n <= it->second;
+}
+
+bool in_span(std::uintptr_t a, std::size_t n, std::uintptr_t lo, std::uintptr_t hi) { return a >= lo && a + n <= hi && a + n >= a; }
+
+void find_readonly() {
+    if (!g_readonly.empty()) return;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void*) {
+            for (int i = 0; i < info->dlpi_phnum; ++i) {
+                const auto& ph = info->dlpi_phdr[i];
+                if (ph.p_type != PT_LOAD) continue;
+                const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
+                ((ph.p_flags & PF_W) ? g_static : g_readonly).emplace_back(lo, lo + ph.p_memsz);
+            }
+            return 1;  // the executable only: a library's data is not kernel code's
+        },
+        nullptr);
+    if (__start_emu_constant != nullptr) g_readonly.emplace_back(addr(__start_emu_constant), addr(__stop_emu_constant));
+    std::sort(g_readonly.begin(), g_readonly.end());
+    std::sort(g_static.begin(), g_static.end());
+}
+
+// The emulator's globals that the built-ins kernel code uses read (threadIdx, blockIdx, ...).
+bool builtin_read(std::uintptr_t a, std::size_t n) {
+    const auto* t = detail::g_current;
+    return in_span(a, n, addr(&detail::g_current), addr(&detail::g_current) + sizeof detail::g_current) ||
+           in_span(a, n, addr(&detail::g_block_idx), addr(&detail::g_block_idx) + sizeof detail::g_block_idx) ||
+           in_span(a, n, addr(&detail::g_block_dim), addr(&detail::g_block_dim) + sizeof detail::g_block_dim) ||
+           in_span(a, n, addr(&detail::g_grid_dim), addr(&detail::g_grid_dim) + sizeof detail::g_grid_dim) ||
+           (t != nullptr && in_span(a, n, addr(t), addr(t) + sizeof(detail::thread_ids)));
+}
+
+// __shared__ arrays are in the emu_shared section, but gcc drops the section of a static
+// local in a template instance (a COMDAT group): those lie elsewhere in the executable's
+// static storage, which kernel code may therefore reach too (docs/grading.md).
+bool shared(std::uintptr_t a, std::size_t n) {
+    return (__start_emu_shared != nullptr && in_span(a, n, addr(__start_emu_shared), addr(__stop_emu_shared))) ||
+           inside(g_static, a, n);
+}
+
+enum class verdict { ok, outside, frame_slot };
+
+// The running thread's stack: from the accessing function's stack pointer up; writes only
+// below where the course entered the kernel, and never on a saved frame pointer or return
+// address of kernel code's frames.
+verdict stack(std::uintptr_t a, std::size_t n, bool write, const origin& from) {
+    const auto& t = detail::current_thread();
+    std::uintptr_t lo = 0, hi = 0;
+    fiber::stack_range(t.linear, lo, hi);
+    if (!in_span(a, n, lo, hi)) return verdict::outside;
+    if (a < from.sp) return verdict::outside;
+    if (!write) return verdict::ok;
+    const std::uintptr_t ceiling = t.stack_ceiling != 0 ? t.stack_ceiling : hi;
+    if (a + n > ceiling) return verdict::frame_slot;
+    std::uintptr_t f = from.frame;
+    for (int depth = 0; depth < 256 && f >= from.sp && f + 16 <= ceiling; ++depth) {
+        if (a < f + 16 && a + n > f) return verdict::frame_slot;
+        const std::uintptr_t next = *reinterpret_cast<const std::uintptr_t*>(f);
+        if (next <= f) break;
+        f = next;
+    }
+    return verdict::ok;
+}
+
+[[noreturn]] void refuse(std::uintptr_t a, std::size_t n, bool write, std::uintptr_t pc, const char* what,
+                         verdict why) {
+    std::string who = "kernel code";
+    if (detail::g_current != nullptr) {
+        who = detail::where(detail::current_thread());
+        who.resize(who.size() - 2);  // no ": "
+    }
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(a));
+    std::string place = memory::describe_address(a);
+    if (place.empty())
+        place = a < 65536 ? std::string("a null pointer (address ") + buf + ")"
+                          : std::string("address ") + buf +
+                                ", which is in no device buffer, no __shared__ array and not the thread's own stack";
+    const std::string size = std::to_string(n) + " byte" + (n == 1 ? "" : "s");
+    std::string msg = who + ": out-of-bounds " + (write ? "write" : "read") + " by " + what + " (" + size + "): " + place;
+    if (why == verdict::frame_slot)
+        msg = who + ": " + what + " wrote " + size + " over a saved frame pointer or return address on the thread's stack (" +
+              buf + "): a local array indexed out of its bounds?";
+    throw kernel_error(msg + detail::diag::code_place(pc));
+}
+
+bool allowed(std::uintptr_t a, std::size_t n, bool write, const origin& from, verdict& why) {
+    why = verdict::outside;
+    if (a + n < a) return false;
+    if (inside(g_device, a, n) || shared(a, n)) return true;
+    why = stack(a, n, write, from);
+    if (why != verdict::outside) return why == verdict::ok;
+    if (write) return false;
+    return builtin_read(a, n) || inside(g_readonly, a, n);
+}
+
+}  // namespace
+
+void launch_begin() {
+    find_readonly();
+    g_device = memory::payload_ranges();
+}
+
+void access(std::uintptr_t a, std::size_t n, bool write, const origin& from) {
+    // Kernel code runs only inside a launch: outside one, the caller is course code reading
+    // a lab's constants.
+    if (detail::g_current == nullptr || n == 0) return;
+    verdict why;
+    if (!allowed(a, n, write, from, why)) refuse(a, n, write, from.pc - 1, "kernel code", why);
+}
+
+void atomic(std::uintptr_t a, std::size_t n, const origin& from) {
+    if (detail::g_current == nullptr) return;
+    if (!inside(g_device, a, n) && !shared(a, n)) refuse(a, n, true, from.pc - 1, "an atomic", verdict::outside);
+}
+
+void range(const void* p, std::size_t n, bool write, const origin& from, const char* what) {
+    if (detail::g_current == nullptr || n == 0) return;
+    verdict why;
+    if (!allowed(addr(p), n, write, from, why)) refuse(addr(p), n, write, from.pc - 1, what, why);
+}
+
+std::size_t string_length(const char* s, std::size_t limit, const origin& from, const char* what) {
+    std::size_t n = 0;
+    while (n < limit) {
+        range(s + n, 1, false, from, what);
+        if (s[n] == '\0') break;
+        ++n;
+    }
+    return n;
+}
+
+void set_stack_ceiling(std::uintptr_t sp) {
+    if (detail::g_current != nullptr) detail::current_thread().stack_ceiling = sp;
+}
+
+}  // namespace emu::check
