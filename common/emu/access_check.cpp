@@ -19,6 +19,12 @@ extern char __start_emu_shared[] __attribute__((weak));
 extern char __stop_emu_shared[] __attribute__((weak));
 extern char __start_emu_constant[] __attribute__((weak));
 extern char __stop_emu_constant[] __attribute__((weak));
+// The lab objects' other static data, moved there when they are compiled
+// (grader/core/rules_object_flow.hpp).
+extern char __start_emu_static[] __attribute__((weak));
+extern char __stop_emu_static[] __attribute__((weak));
+extern char __start_emu_static_data[] __attribute__((weak));
+extern char __stop_emu_static_data[] __attribute__((weak));
 }
 
 namespace emu::check {
@@ -29,7 +35,6 @@ using range_t = std::pair<std::uintptr_t, std::uintptr_t>;
 
 std::vector<range_t> g_device;    // this launch's allocations, [start, end), sorted
 std::vector<range_t> g_readonly;  // the executable's read-only segments and __constant__ data
-std::vector<range_t> g_static;    // the executable's writable static storage
 
 std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
@@ -48,16 +53,15 @@ void find_readonly() {
         [](dl_phdr_info* info, std::size_t, void*) {
             for (int i = 0; i < info->dlpi_phnum; ++i) {
                 const auto& ph = info->dlpi_phdr[i];
-                if (ph.p_type != PT_LOAD) continue;
+                if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W)) continue;
                 const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
-                ((ph.p_flags & PF_W) ? g_static : g_readonly).emplace_back(lo, lo + ph.p_memsz);
+                g_readonly.emplace_back(lo, lo + ph.p_memsz);
             }
             return 1;  // the executable only: a library's data is not kernel code's
         },
         nullptr);
     if (__start_emu_constant != nullptr) g_readonly.emplace_back(addr(__start_emu_constant), addr(__stop_emu_constant));
     std::sort(g_readonly.begin(), g_readonly.end());
-    std::sort(g_static.begin(), g_static.end());
 }
 
 // The emulator's globals that the built-ins kernel code uses read (threadIdx, blockIdx, ...).
@@ -70,12 +74,16 @@ bool builtin_read(std::uintptr_t a, std::size_t n) {
            (t != nullptr && in_span(a, n, addr(t), addr(t) + sizeof(detail::thread_ids)));
 }
 
-// __shared__ arrays are in the emu_shared section, but gcc drops the section of a static
-// local in a template instance (a COMDAT group): those lie elsewhere in the executable's
-// static storage, which kernel code may therefore reach too (docs/grading.md).
+// __shared__ arrays (emu_shared), and the rest of the lab objects' zero-initialised and
+// function-local static data, which the guard and course_emu_object move to emu_static and
+// emu_static_data (gcc keeps a template instance's static locals out of emu_shared).
+bool in_section(std::uintptr_t a, std::size_t n, const char* start, const char* stop) {
+    return start != nullptr && in_span(a, n, addr(start), addr(stop));
+}
 bool shared(std::uintptr_t a, std::size_t n) {
-    return (__start_emu_shared != nullptr && in_span(a, n, addr(__start_emu_shared), addr(__stop_emu_shared))) ||
-           inside(g_static, a, n);
+    return in_section(a, n, __start_emu_shared, __stop_emu_shared) ||
+           in_section(a, n, __start_emu_static, __stop_emu_static) ||
+           in_section(a, n, __start_emu_static_data, __stop_emu_static_data);
 }
 
 enum class verdict { ok, outside, frame_slot };

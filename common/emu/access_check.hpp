@@ -3,7 +3,9 @@
 // each load and store of kernel code (the lab objects' ThreadSanitizer callbacks,
 // tsan_entry.cpp), each atomic and each copy through the C library shims must lie in
 //  - a device allocation (cudaMalloc: its whole size, guard words included),
-//  - the block's __shared__ memory (the `emu_shared` section every __shared__ array is in),
+//  - the block's __shared__ memory: the `emu_shared` section, where every __shared__ array
+//    and (emu_static, emu_static_data) the rest of the lab objects' static data lie
+//    (grader/core/rules_object_flow.hpp),
 //  - the running thread's own stack frames: from its stack pointer up to where the course
 //    entered the kernel, less the saved frame pointers and return addresses of its frames,
 //    so that no store can redirect a return (reads may also see the frames above),

@@ -34,7 +34,10 @@ const std::set<std::string>& tsan_calls() {
     // for kernel code, and what common/emu/tsan_entry.cpp defines.
     static const std::set<std::string> names = [] {
         std::set<std::string> out = {"__tsan_init", "__tsan_read_range", "__tsan_write_range", "__tsan_vptr_update",
-                                     "__tsan_vptr_read"};
+                                     "__tsan_vptr_read",
+                                     // -fsanitize=bounds: an array index outside the array
+                                     // (common/emu/bounds_check.cpp).
+                                     "__ubsan_handle_out_of_bounds", "__ubsan_handle_out_of_bounds_abort"};
         for (const char* n : {"1", "2", "4", "8", "16"}) {
             out.insert(std::string("__tsan_read") + n);
             out.insert(std::string("__tsan_write") + n);

@@ -33,6 +33,27 @@ const std::vector<std::pair<std::string, std::string>>& emulated_libc_shims() {
     return pairs;
 }
 
+std::vector<std::string> emulated_object_edits(const std::string& sections, bool checked_libc) {
+    std::vector<std::string> args;
+    std::set<std::string> seen;
+    for (const auto& sec : parse_sections(sections)) {
+        // Zero-filled and initialised data stay apart: the linker makes one output section of
+        // a name only for input sections of one type.
+        const bool zeroed = sec.name == ".bss" || starts_with(sec.name, ".bss._ZZ");
+        const bool initialised = sec.name == ".data" || starts_with(sec.name, ".data._ZZ");
+        if (!(zeroed || initialised) || !seen.insert(sec.name).second) continue;
+        args.push_back("--rename-section");
+        args.push_back(sec.name + (zeroed ? "=emu_static" : "=emu_static_data"));
+    }
+    if (checked_libc) {
+        for (const auto& [name, shim] : emulated_libc_shims()) {
+            args.push_back("--redefine-sym");
+            args.push_back(name + "=" + shim);
+        }
+    }
+    return args;
+}
+
 std::vector<finding> check_emulated_flow(const std::map<std::string, function_code>& code,
                                          const std::vector<nm_symbol>& nm) {
     std::vector<finding> found;

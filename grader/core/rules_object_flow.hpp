@@ -21,4 +21,12 @@ std::vector<finding> check_emulated_flow(const std::map<std::string, function_co
 // checked version each call is renamed to (common/emu/libc_shims.cpp).
 const std::vector<std::pair<std::string, std::string>>& emulated_libc_shims();
 
+// objcopy's arguments that make an emulated lab object ready to link, from its
+// `readelf -SW` text: its plain data (.bss, .data) and its functions' static locals (gcc keeps
+// a static local of a template instance out of the `emu_shared` section its __shared__
+// asks for) move to `emu_static` and `emu_static_data`, where kernel code may access them
+// as it may `emu_shared` (access_check.hpp);
+// with `checked_libc`, its C library calls go to the emulator's checked versions.
+std::vector<std::string> emulated_object_edits(const std::string& sections, bool checked_libc);
+
 }  // namespace course::rules::detail

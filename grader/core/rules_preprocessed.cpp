@@ -54,7 +54,7 @@ public:
             if (k.kind == token::identifier) {
                 if (is(k, "asm") || is(k, "__asm") || is(k, "__asm__")) {
                     add(k.line, "inline assembly is not allowed in lab files");
-                } else if (k.text.find("__tsan_") != std::string::npos) {
+                } else if (k.text.find("__tsan_") != std::string::npos || k.text.find("__ubsan_") != std::string::npos) {
                     // Anywhere in the name: gcc also declares __builtin___tsan_write4 and the like.
                     add(k.line, "kernels.cu names `" + k.text +
                                     "`, a callback of the emulator's memory tracing: lab files may not call it");
@@ -111,7 +111,7 @@ private:
                                                      "symver",      "constructor", "destructor",    "init_priority",
                                                      "target_clones", "optimize",   "naked"};
         // What would hide the kernel's loads and stores from the emulator's tracing.
-        static const std::set<std::string> untraced = {"no_sanitize", "no_sanitize_thread",
+        static const std::set<std::string> untraced = {"no_sanitize", "no_sanitize_thread", "no_sanitize_undefined",
                                                        "disable_sanitizer_instrumentation"};
         if (i >= t.size() || !is(t[i], open)) return i - 1;
         int depth = 0;

@@ -230,24 +230,22 @@ int guard_run::check_object_file() {
     }
     const auto found = check_object(dump, backend_, o_.ns);
     if (!found.empty()) return refuse(found);
-    return backend_ == backend::emulated ? use_checked_libc() : 0;
+    return backend_ == backend::emulated ? edit_emulated_object(dump.sections) : 0;
 }
 
-// On the emulator a lab file's code is host code: its C library calls, those the compiler
-// made by itself too, go to the emulator's checked versions (common/emu/libc_shims.cpp).
-int guard_run::use_checked_libc() {
+// On the emulator a lab file's code is host code: its static data goes where kernel code
+// may reach it, and its C library calls (those the compiler made by itself too) to the
+// emulator's checked versions (common/emu/libc_shims.cpp).
+int guard_run::edit_emulated_object(const std::string& sections) {
     const std::string& obj = cc_.output;
     std::vector<std::string> argv = {tools_["objcopy"]};
-    for (const auto& [name, shim] : detail::emulated_libc_shims()) {
-        argv.push_back("--redefine-sym");
-        argv.push_back(name + "=" + shim);
-    }
+    for (auto& a : detail::emulated_object_edits(sections, true)) argv.push_back(std::move(a));
     argv.push_back(obj);
     std::string out;
     if (tool_output(argv, out)) return 0;
     std::error_code ignored;
     fs::remove(obj, ignored);
-    return usage("cannot rename the C library calls of " + obj + " with objcopy: " + out);
+    return usage("cannot edit the object " + obj + " with objcopy: " + out);
 }
 
 }  // namespace course::guard

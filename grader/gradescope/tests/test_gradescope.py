@@ -107,6 +107,20 @@ class GradescopeTest(unittest.TestCase):
             self.build_test(r)
             self.assertIn("was refused by the course's guard; nothing was graded", r["output"], name)
 
+    def test_kernel_attacks(self):
+        # The lab 1 files of the adversarial suite whose kernel itself reaches for the host
+        # (the emulator, Gradescope's only backend, runs kernels as host code): refused by
+        # the guard, or stopped by the emulator's memory check.
+        for name in ("forge_from_kernel", "take_address", "indirect_call", "printf_n", "stack_smash"):
+            r = self.grade({"kernels.cu": self.read("grader", "tests", "attacks", name, FOLDER, "kernels.cu")})
+            self.build_test(r)
+            self.assertIn("was refused by the course's guard; nothing was graded", r["output"], name)
+        r = self.grade({"kernels.cu": self.read("grader", "tests", "attacks", "wild_store", FOLDER, "kernels.cu")})
+        self.assertEqual(r["score"], 0.0)
+        correctness = [t for t in r["tests"] if "correctness" in t["name"]][0]
+        self.assertEqual(correctness["status"], "failed")
+        self.assertIn("out-of-bounds write by kernel code (4 bytes)", correctness["output"])
+
     def test_missing_file(self):
         # The grader never saw a file: the autograder writes the reason itself.
         r = self.grade({"notes.txt": "I forgot the kernel"})

@@ -1,0 +1,74 @@
+// The emulator's kernel executor (worker/executor.hpp): a part's launches run in a child
+// process that shares only device memory with the harness; its errors come back as the
+// harness's exceptions; a system call outside the filter kills it, and the harness, which
+// goes on, says why.
+#include <doctest/doctest.h>
+
+#include <fcntl.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <string>
+
+#include "course/cuda_compat.hpp"
+#include "worker/executor.hpp"
+
+namespace {
+
+course::part reduction_part(const char* id, std::function<void(const float*, float*, std::size_t, float*)> f) {
+    course::part p;
+    p.id = id;
+    p.kernel = id;
+    p.kind = course::part_kind::reduction;
+    p.reduce = std::move(f);
+    return p;
+}
+
+}  // namespace
+
+TEST_CASE("executor: launches run apart, errors come back, a forbidden system call ends it") {
+    course::lab_parts student = {
+        // The sum of the input into out[0], written where the harness reads it back.
+        reduction_part("sum", [](const float* in, float* out, std::size_t n, float*) {
+            float s = 0;
+            for (std::size_t i = 0; i < n; ++i) s += in[i];
+            out[0] = s;
+        }),
+        reduction_part("fault", [](const float*, float*, std::size_t, float*) {
+            throw emu::kernel_error("kernel 'fault': out-of-bounds write");
+        }),
+        reduction_part("contract", [](const float*, float*, std::size_t, float*) {
+            throw course::contract_error("kShuffleBlockSize is 100");
+        }),
+        // What a kernel that escaped every check would try: open a file.
+        reduction_part("escape", [](const float*, float*, std::size_t, float*) {
+            (void)syscall(SYS_openat, AT_FDCWD, "/etc/hostname", O_RDONLY);
+        }),
+    };
+    course::lab_parts reference, baseline;
+    std::string note;
+    course::start_kernel_executor(student, reference, baseline, note);
+    CHECK(note == "Kernels run in a process of their own under a system-call filter (seccomp).");
+    REQUIRE(course::executor_running());
+
+    float* in = nullptr;
+    float* out = nullptr;
+    REQUIRE(cudaMalloc(&in, 4 * sizeof(float)) == cudaSuccess);
+    REQUIRE(cudaMalloc(&out, sizeof(float)) == cudaSuccess);
+    const float values[4] = {1.5f, 2.0f, 3.0f, 4.0f};
+    REQUIRE(cudaMemcpy(in, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
+    student[0].reduce(in, out, 4, nullptr);
+    float got = 0;
+    REQUIRE(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
+    CHECK(got == 10.5f);
+
+    CHECK_THROWS_WITH_AS(student[1].reduce(in, out, 4, nullptr), "kernel 'fault': out-of-bounds write", emu::kernel_error);
+    CHECK_THROWS_WITH_AS(student[2].reduce(in, out, 4, nullptr), "kShuffleBlockSize is 100", course::contract_error);
+    CHECK_THROWS_WITH_AS(student[3].reduce(in, out, 4, nullptr),
+                         "the process that runs the kernels was stopped for a system call that kernel code may not "
+                         "make (it may touch only its own memory)",
+                         course::executor_lost);
+    CHECK_FALSE(course::executor_running());
+    // Nothing more runs there, and the harness says so every time.
+    CHECK_THROWS_AS(student[0].reduce(in, out, 4, nullptr), course::executor_lost);
+}
