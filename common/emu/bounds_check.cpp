@@ -43,9 +43,10 @@ std::string index_text(const type_descriptor* t, std::uintptr_t value) {
         who = emu::detail::where(emu::detail::current_thread());
         who.resize(who.size() - 2);
     }
+    // gcc quotes the type's name itself: 'float [4]'.
     const std::string type = data->array_type != nullptr ? data->array_type->name : "an array";
     throw emu::kernel_error(who + ": out-of-bounds index: " + index_text(data->index_type, index) +
-                            " is outside the array (of type '" + type + "')" + emu::detail::diag::code_place(pc - 1));
+                            " is outside the array, of type " + type + emu::detail::diag::code_place(pc - 1));
 }
 
 }  // namespace

@@ -120,6 +120,10 @@ class GradescopeTest(unittest.TestCase):
         correctness = [t for t in r["tests"] if "correctness" in t["name"]][0]
         self.assertEqual(correctness["status"], "failed")
         self.assertIn("out-of-bounds write by kernel code (4 bytes)", correctness["output"])
+        r = self.grade({"kernels.cu": self.read("grader", "tests", "attacks", "local_index", FOLDER, "kernels.cu")})
+        self.assertEqual(r["score"], 0.0)
+        self.assertIn("out-of-bounds index: 4095 is outside the array, of type 'float [4]'", r["output"] +
+                      "".join(t["output"] for t in r["tests"]))
 
     def test_missing_file(self):
         # The grader never saw a file: the autograder writes the reason itself.
