@@ -125,33 +125,27 @@ void* course_emu_memset(void* dst, int value, std::size_t n) {
     return std::memset(dst, value, n);
 }
 
-int course_emu_printf(const char* fmt, ...) {
-    const auto from = COURSE_EMU_ORIGIN();
-    va_list ap;
-    va_start(ap, fmt);
-    try {
-        print(from, fmt, ap);
-    } catch (...) {
-        va_end(ap);
-        throw;
-    }
-    va_end(ap);
+// Both entries (printf, and the fortified __printf_chk that Ubuntu's gcc emits) print
+// through print(), which takes their va_list. A macro: each must start its own va_list,
+// and COURSE_EMU_ORIGIN must name its own caller.
+#define COURSE_EMU_PRINTF_BODY                 \
+    const auto from = COURSE_EMU_ORIGIN();     \
+    va_list ap;                                \
+    va_start(ap, fmt);                         \
+    try {                                      \
+        print(from, fmt, ap);                  \
+    } catch (...) {                            \
+        va_end(ap);                            \
+        throw;                                 \
+    }                                          \
+    va_end(ap);                                \
     return 0;
-}
 
-int course_emu___printf_chk(int, const char* fmt, ...) {
-    const auto from = COURSE_EMU_ORIGIN();
-    va_list ap;
-    va_start(ap, fmt);
-    try {
-        print(from, fmt, ap);
-    } catch (...) {
-        va_end(ap);
-        throw;
-    }
-    va_end(ap);
-    return 0;
-}
+int course_emu_printf(const char* fmt, ...) { COURSE_EMU_PRINTF_BODY }
+
+int course_emu___printf_chk(int, const char* fmt, ...) { COURSE_EMU_PRINTF_BODY }
+
+#undef COURSE_EMU_PRINTF_BODY
 
 int course_emu_puts(const char* s) {
     const std::size_t n = emu::check::string_length(s, 1u << 20, COURSE_EMU_ORIGIN(), "puts");
