@@ -120,10 +120,11 @@ class GradescopeTest(unittest.TestCase):
         correctness = [t for t in r["tests"] if "correctness" in t["name"]][0]
         self.assertEqual(correctness["status"], "failed")
         self.assertIn("out-of-bounds write by kernel code (4 bytes)", correctness["output"])
-        r = self.grade({"kernels.cu": self.read("grader", "tests", "attacks", "local_index", FOLDER, "kernels.cu")})
-        self.assertEqual(r["score"], 0.0)
-        self.assertIn("out-of-bounds index: 4095 is outside the array, of type 'float [4]'", r["output"] +
-                      "".join(t["output"] for t in r["tests"]))
+        for name, said in (("local_index", "out-of-bounds index: 4095 is outside the array, of type 'float [4]'"),
+                           ("printf_n_computed", "printf's %n writes to memory through a pointer")):
+            r = self.grade({"kernels.cu": self.read("grader", "tests", "attacks", name, FOLDER, "kernels.cu")})
+            self.assertEqual(r["score"], 0.0, name)
+            self.assertIn(said, r["output"] + "".join(t["output"] for t in r["tests"]), name)
 
     def test_missing_file(self):
         # The grader never saw a file: the autograder writes the reason itself.
