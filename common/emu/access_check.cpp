@@ -29,6 +29,8 @@ extern char __stop_emu_static_data[] __attribute__((weak));
 
 namespace emu::check {
 
+quick_ranges g_quick;
+
 namespace {
 
 using range_t = std::pair<std::uintptr_t, std::uintptr_t>;
@@ -93,8 +95,7 @@ enum class verdict { ok, outside, frame_slot };
 // address of kernel code's frames.
 verdict stack(std::uintptr_t a, std::size_t n, bool write, const origin& from) {
     const auto& t = detail::current_thread();
-    std::uintptr_t lo = 0, hi = 0;
-    fiber::stack_range(t.linear, lo, hi);
+    const std::uintptr_t lo = t.stack_lo, hi = t.stack_hi;
     if (!in_span(a, n, lo, hi)) return verdict::outside;
     if (a < from.sp) return verdict::outside;
     if (!write) return verdict::ok;
@@ -132,14 +133,26 @@ verdict stack(std::uintptr_t a, std::size_t n, bool write, const origin& from) {
     throw kernel_error(msg + detail::diag::code_place(pc));
 }
 
+// The device buffer holding [a, a + n), remembered for the next access (quick()).
+bool device(std::uintptr_t a, std::size_t n) {
+    auto it = std::upper_bound(g_device.begin(), g_device.end(), range_t{a, ~std::uintptr_t{0}});
+    if (it == g_device.begin()) return false;
+    --it;
+    if (a < it->first || a + n > it->second) return false;
+    g_quick.lo[3] = it->first;
+    g_quick.hi[3] = it->second;
+    return true;
+}
+
 bool allowed(std::uintptr_t a, std::size_t n, bool write, const origin& from, verdict& why) {
     why = verdict::outside;
     if (a + n < a) return false;
-    if (inside(g_device, a, n) || shared(a, n)) return true;
+    if (device(a, n) || shared(a, n)) return true;
+    if (!write && builtin_read(a, n)) return true;
     why = stack(a, n, write, from);
     if (why != verdict::outside) return why == verdict::ok;
     if (write) return false;
-    return builtin_read(a, n) || inside(g_readonly, a, n);
+    return inside(g_readonly, a, n);
 }
 
 }  // namespace
@@ -147,6 +160,15 @@ bool allowed(std::uintptr_t a, std::size_t n, bool write, const origin& from, ve
 void launch_begin() {
     find_readonly();
     g_device = memory::payload_ranges();
+    const char* const sections[3][2] = {{__start_emu_shared, __stop_emu_shared},
+                                        {__start_emu_static, __stop_emu_static},
+                                        {__start_emu_static_data, __stop_emu_static_data}};
+    for (int k = 0; k < 3; ++k) {
+        g_quick.lo[k] = sections[k][0] != nullptr ? addr(sections[k][0]) : 1;
+        g_quick.hi[k] = sections[k][0] != nullptr ? addr(sections[k][1]) : 0;
+    }
+    g_quick.lo[3] = 1;
+    g_quick.hi[3] = 0;
 }
 
 void access(std::uintptr_t a, std::size_t n, bool write, const origin& from) {
@@ -179,7 +201,10 @@ std::size_t string_length(const char* s, std::size_t limit, const origin& from, 
 }
 
 void set_stack_ceiling(std::uintptr_t sp) {
-    if (detail::g_current != nullptr) detail::current_thread().stack_ceiling = sp;
+    if (detail::g_current == nullptr) return;
+    auto& t = detail::current_thread();
+    t.stack_ceiling = sp;
+    if (t.stack_hi == 0) fiber::stack_range(t.linear, t.stack_lo, t.stack_hi);  // a thread keeps its stack
 }
 
 }  // namespace emu::check

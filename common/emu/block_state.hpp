@@ -22,6 +22,7 @@ struct thread_ctx : thread_ids {
     std::uint64_t result = 0;  // what it gets back from a warp operation or barrier
     int arg = 0;               // a shuffle's lane, delta or xor mask
     std::uintptr_t stack_ceiling = 0;  // its stack pointer where the course called the kernel
+    std::uintptr_t stack_lo = 0, stack_hi = 0;  // its fiber's stack
 };
 
 struct warp_op_slot {
