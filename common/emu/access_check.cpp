@@ -55,7 +55,10 @@ void find_readonly() {
         [](dl_phdr_info* info, std::size_t, void*) {
             for (int i = 0; i < info->dlpi_phnum; ++i) {
                 const auto& ph = info->dlpi_phdr[i];
-                if (ph.p_type != PT_LOAD || (ph.p_flags & PF_W)) continue;
+                // Read-only segments, and the part of a writable one that the loader makes
+                // read-only once it is relocated (RELRO: constant tables of pointers).
+                const bool readonly = (ph.p_type == PT_LOAD && !(ph.p_flags & PF_W)) || ph.p_type == PT_GNU_RELRO;
+                if (!readonly) continue;
                 const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr;
                 g_readonly.emplace_back(lo, lo + ph.p_memsz);
             }
@@ -128,8 +131,8 @@ verdict stack(std::uintptr_t a, std::size_t n, bool write, const origin& from) {
     const std::string size = std::to_string(n) + " byte" + (n == 1 ? "" : "s");
     std::string msg = who + ": out-of-bounds " + (write ? "write" : "read") + " by " + what + " (" + size + "): " + place;
     if (why == verdict::frame_slot)
-        msg = who + ": " + what + " wrote " + size + " over a saved frame pointer or return address on the thread's stack (" +
-              buf + "): a local array indexed out of its bounds?";
+        msg = who + ": " + what + " wrote " + size + " over a saved frame pointer or return address, or above the frame "
+              "the course called the kernel from, on the thread's stack (" + buf + "): a pointer past a local variable?";
     throw kernel_error(msg + detail::diag::code_place(pc));
 }
 

@@ -49,6 +49,7 @@ struct quick_ranges {
 extern quick_ranges g_quick;
 inline bool quick(std::uintptr_t a, std::size_t n, bool write) {
     const std::uintptr_t end = a + n;
+    if (end < a) return false;
     for (int k = 3; k >= 0; --k)  // the last device buffer first, then the shared sections
         if (a >= g_quick.lo[k] && end <= g_quick.hi[k]) return true;
     if (write) return false;

@@ -44,6 +44,16 @@ void check_format(const char* fmt, va_list ap, const emu::check::origin& from) {
         if (fmt[i] != '%') continue;
         ++i;
         if (i < len && fmt[i] == '%') continue;
+        // The conversion's whole specification, up to its conversion letter.
+        const std::size_t spec = i;
+        while (i < len && std::strchr("-+ #0'*.$123456789hljztL", fmt[i]) != nullptr) ++i;
+        const std::string flags(fmt + spec, i - spec);
+        // Positional arguments (%1$n) would let vsnprintf take arguments this walk does not:
+        // refuse them rather than follow two readings of one format.
+        if (flags.find('$') != std::string::npos)
+            throw emu::kernel_error("printf with a positional argument (`%N$`) is not supported on the CPU emulator" +
+                                    emu::detail::diag::code_place(from.pc - 1));
+        i = spec;
         while (i < len && std::strchr("-+ #0'", fmt[i]) != nullptr) ++i;
         const auto skip_number = [&] {
             if (i < len && fmt[i] == '*') {
@@ -64,6 +74,10 @@ void check_format(const char* fmt, va_list ap, const emu::check::origin& from) {
             if (fmt[i] == 'L') big_double = true;
             ++i;
         }
+        // Wide strings and characters (%ls, %lc) are read as wchar_t, past what is checked here.
+        if (i < len && longs > 0 && (fmt[i] == 's' || fmt[i] == 'c'))
+            throw emu::kernel_error("printf of a wide string or character (%ls, %lc) is not supported on the CPU emulator" +
+                                    emu::detail::diag::code_place(from.pc - 1));
         if (i >= len) break;
         switch (fmt[i]) {
         case 'n':
@@ -80,9 +94,16 @@ void check_format(const char* fmt, va_list ap, const emu::check::origin& from) {
             break;
         case 'p': (void)va_arg(ap, void*); break;
         case 'c': (void)va_arg(ap, int); break;
-        default:
+        case 'm': break;  // strerror(errno): no argument
+        case 'd': case 'i': case 'o': case 'u': case 'x': case 'X':
             if (longs > 0) (void)va_arg(ap, long long);
             else (void)va_arg(ap, int);
+            break;
+        default:
+            // What this walk does not know (%S and %C are wide, others are glibc's own) it
+            // cannot follow: vsnprintf might read arguments it did not check.
+            throw emu::kernel_error(std::string("printf's conversion %") + fmt[i] +
+                                    " is not supported on the CPU emulator" + emu::detail::diag::code_place(from.pc - 1));
         }
     }
 }

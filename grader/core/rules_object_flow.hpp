@@ -25,8 +25,11 @@ const std::vector<std::pair<std::string, std::string>>& emulated_libc_shims();
 // `readelf -SW` text: its plain data (.bss, .data) and its functions' static locals (gcc keeps
 // a static local of a template instance out of the `emu_shared` section its __shared__
 // asks for) move to `emu_static` and `emu_static_data`, where kernel code may access them
-// as it may `emu_shared` (access_check.hpp);
-// with `checked_libc`, its C library calls go to the emulator's checked versions.
-std::vector<std::string> emulated_object_edits(const std::string& sections, bool checked_libc);
+// as it may `emu_shared` (access_check.hpp). For a student's object (`ns` its namespace,
+// `nm` the `nm -P` text, `checked_libc`): its C library calls go to the emulator's checked
+// versions, and its weak copies of other namespaces' templates get names of their own.
+// The course's own objects pass an empty `ns` and `nm`.
+std::vector<std::string> emulated_object_edits(const std::string& sections, const std::string& nm,
+                                               const std::string& ns, bool checked_libc);
 
 }  // namespace course::rules::detail

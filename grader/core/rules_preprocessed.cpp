@@ -37,9 +37,30 @@ bool has_printf_n(const std::string& lit) {
             i = j;
             continue;
         }
-        while (j < lit.size() && (std::strchr("-+ #0'.*hljztL", lit[j]) != nullptr || std::isdigit(static_cast<unsigned char>(lit[j])))) ++j;
+        while (j < lit.size() && (std::strchr("-+ #0'.*$hljztL", lit[j]) != nullptr ||
+                                  std::isdigit(static_cast<unsigned char>(lit[j]))))
+            ++j;
         if (j < lit.size() && lit[j] == 'n') return true;
     }
+    return false;
+}
+
+// Compiler built-ins a lab file may use: none of them reads or writes memory. Every other
+// `__builtin_` name (memcpy, alloca, frame_address, the x86 ones that store without the
+// emulator seeing it, ...) is refused.
+bool allowed_builtin(const std::string& name) {
+    static const std::set<std::string> exact = {
+        "__builtin_expect", "__builtin_unreachable", "__builtin_trap", "__builtin_constant_p",
+        "__builtin_offsetof", "__builtin_is_constant_evaluated", "__builtin_assume_aligned", "__builtin_isnan",
+        "__builtin_isinf", "__builtin_isfinite", "__builtin_isnormal", "__builtin_signbit", "__builtin_LINE",
+        "__builtin_FILE", "__builtin_FUNCTION", "__builtin_assume"};
+    static const char* const families[] = {"__builtin_popcount", "__builtin_clz", "__builtin_ctz", "__builtin_ffs",
+                                           "__builtin_parity", "__builtin_bswap", "__builtin_fabs", "__builtin_sqrt",
+                                           "__builtin_fma", "__builtin_copysign", "__builtin_huge_val",
+                                           "__builtin_inf", "__builtin_nan", "__builtin_fmin", "__builtin_fmax"};
+    if (exact.count(name) != 0) return true;
+    for (const char* f : families)
+        if (name.compare(0, std::strlen(f), f) == 0) return true;
     return false;
 }
 
@@ -62,6 +83,11 @@ public:
                     // No macro of the emulator expands to it: only a file that tampers with the
                     // emulator's idea of the running thread (and so with its race checks) names it.
                     add(k.line, "kernels.cu names the emulator's `g_current`: lab files may not touch the emulator's state");
+                } else if (k.text.compare(0, 10, "__builtin_") == 0 && !allowed_builtin(k.text)) {
+                    add(k.line, "kernels.cu uses `" + k.text +
+                                    "`: compiler built-ins that reach memory or the stack are not allowed in lab files");
+                } else if (is(k, "alloca")) {
+                    add(k.line, "kernels.cu calls `alloca`: a lab file's stack frames have fixed sizes");
                 } else if (is(k, "exit")) {
                     add(k.line, "kernels.cu calls `exit`: kernels may call only device code and the CUDA built-ins");
                 } else if (is(k, "goto") && i + 1 < t.size() && is(t[i + 1], "*")) {

@@ -1,8 +1,8 @@
 // course_emu_object -- <compile command>: the compiler launcher of the emulated lab objects
 // the course compiles itself (references, baselines, test kernels). It runs the compile,
-// then edits the object as the guard edits a student's (core/rules_object_flow.hpp:
-// static data into `emu_shared`), so that every lab object's shared memory lies where the
-// emulator's memory check looks for it.
+// then edits the object as the guard edits a student's (core/rules_object_flow.hpp: static
+// data into the `emu_static` sections), so that every lab object's shared memory lies where
+// the emulator's memory check looks for it.
 #include <iostream>
 #include <string>
 #include <vector>
@@ -53,7 +53,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     std::vector<std::string> edit = {objcopy};
-    for (auto& a : course::rules::detail::emulated_object_edits(sections, false)) edit.push_back(std::move(a));
+    for (auto& a : course::rules::detail::emulated_object_edits(sections, "", "", false)) edit.push_back(std::move(a));
     if (edit.size() == 1) return 0;
     edit.push_back(cc.output);
     return run_tool(edit, nullptr) == 0 ? 0 : 2;

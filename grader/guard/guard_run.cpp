@@ -230,16 +230,16 @@ int guard_run::check_object_file() {
     }
     const auto found = check_object(dump, backend_, o_.ns);
     if (!found.empty()) return refuse(found);
-    return backend_ == backend::emulated ? edit_emulated_object(dump.sections) : 0;
+    return backend_ == backend::emulated ? edit_emulated_object(dump.sections, dump.nm) : 0;
 }
 
 // On the emulator a lab file's code is host code: its static data goes where kernel code
 // may reach it, and its C library calls (those the compiler made by itself too) to the
 // emulator's checked versions (common/emu/libc_shims.cpp).
-int guard_run::edit_emulated_object(const std::string& sections) {
+int guard_run::edit_emulated_object(const std::string& sections, const std::string& nm) {
     const std::string& obj = cc_.output;
     std::vector<std::string> argv = {tools_["objcopy"]};
-    for (auto& a : detail::emulated_object_edits(sections, true)) argv.push_back(std::move(a));
+    for (auto& a : detail::emulated_object_edits(sections, nm, o_.ns, true)) argv.push_back(std::move(a));
     argv.push_back(obj);
     std::string out;
     if (tool_output(argv, out)) return 0;

@@ -51,7 +51,7 @@ private:
     int check_tokens(const std::string& scratch);
     int compile();
     int check_object_file();
-    int edit_emulated_object(const std::string& sections);
+    int edit_emulated_object(const std::string& sections, const std::string& nm);
 
     // For check_dependencies: the folders whose headers count as the system's.
     std::vector<std::string> system_roots(const std::string& scratch);

@@ -272,3 +272,65 @@ TEST_CASE("object: the emulator's memory tracing (-fsanitize=thread) passes, and
                                    "0: kernels.cu calls `__tsan_func_entry" + std::string(calls_tail),
                                    "0: kernels.cu calls `__asan_report_load4" + std::string(calls_tail)});
 }
+
+#include "core/rules_object_flow.hpp"
+
+TEST_CASE("object: the edits that make an emulated lab object ready to link") {
+    const std::string sections =
+        "  [ 2] .text             PROGBITS        0000000000000000 000040 000300 00  AX  0   0 16\n"
+        "  [ 5] .data             PROGBITS        0000000000000000 00048b 000004 00  WA  0   0  4\n"
+        "  [ 6] .bss              NOBITS          0000000000000000 00048b 000010 00  WA  0   0  4\n"
+        "  [10] .bss._ZZN12lab3_student18reduce_full_unrollILj256EEEvPKfPfjE7scratch NOBITS 0000000000000000 000760 "
+        "000400 00 WAG  0   0 32\n"
+        "  [11] emu_shared        PROGBITS        0000000000000000 000760 000800 00  WA  0   0 32\n"
+        "  [12] .data.rel.ro.local PROGBITS       0000000000000000 000f60 000008 00  WA  0   0  8\n"
+        "  [13] .bss._ZZSt3minIfERKT_S2_S2_E1x NOBITS 0000000000000000 000f68 000004 00 WAG  0   0  4\n";
+    const std::string nm = "_ZN12lab3_student16reduce_first_addEPKfPfj T 0 80\n"
+                           "_ZN12lab3_student18reduce_full_unrollILj256EEEvPKfPfj W 100 200\n"
+                           "_ZNSt6vectorIfSaIfEE9push_backERKf W 300 40\n"
+                           "DW.ref.__gxx_personality_v0 V 0 8\n"
+                           "printf U\n";
+    // A student's object: its own data into the emulator's sections (not std's static, not
+    // the relocated constants), its C library calls to the checked versions, its copies of
+    // other namespaces' templates renamed.
+    std::vector<std::string> expected = {"--rename-section", ".data=emu_static_data", "--rename-section",
+                                         ".bss=emu_static", "--rename-section",
+                                         ".bss._ZZN12lab3_student18reduce_full_unrollILj256EEEvPKfPfjE7scratch=emu_static"};
+    for (const auto& [name, shim] : detail::emulated_libc_shims()) {
+        expected.push_back("--redefine-sym");
+        expected.push_back(name + "=" + shim);
+    }
+    for (const char* weak : {"_ZNSt6vectorIfSaIfEE9push_backERKf", "DW.ref.__gxx_personality_v0"}) {
+        expected.push_back("--redefine-sym");
+        expected.push_back(std::string(weak) + "=" + weak + ".lab_file");
+    }
+    CHECK(detail::emulated_object_edits(sections, nm, "lab3_student", true) == expected);
+    CHECK(detail::emulated_libc_shims().front() == std::pair<std::string, std::string>{"memcpy", "course_emu_memcpy"});
+    // The course's own object: every function's statics move (the course wrote them all).
+    CHECK(detail::emulated_object_edits(sections, "", "", false) ==
+          std::vector<std::string>{"--rename-section", ".data=emu_static_data", "--rename-section", ".bss=emu_static",
+                                   "--rename-section",
+                                   ".bss._ZZN12lab3_student18reduce_full_unrollILj256EEEvPKfPfjE7scratch=emu_static",
+                                   "--rename-section", ".bss._ZZSt3minIfERKT_S2_S2_E1x=emu_static"});
+}
+
+TEST_CASE("object: on the emulator, the stack pointer moves only by a fixed frame") {
+    const auto object_with = [](const std::string& body) {
+        course::rules::object_dump d;
+        d.nm = "_ZN12lab1_student16reduce_divergentEPKfPfj T 0 40\n";
+        d.disassembly = "0000000000000000 <_ZN12lab1_student16reduce_divergentEPKfPfj>:\n" + body;
+        return d;
+    };
+    const std::string fixed = "   0:\tpush   %rbp\n   1:\tmov    %rsp,%rbp\n   4:\tsub    $0x40,%rsp\n"
+                              "   8:\tand    $0xffffffffffffffe0,%rsp\n   c:\tlea    -0x8(%rbp),%rsp\n  10:\tleave\n"
+                              "  11:\tret\n";
+    CHECK(messages(check_object(object_with(fixed), backend::emulated, "lab1_student")).empty());
+    CHECK(messages(check_object(object_with("   0:\tsub    %rax,%rsp\n"), backend::emulated, "lab1_student")) ==
+          std::vector<std::string>{"0: kernels.cu moves its stack pointer by an amount known only when it runs (a "
+                                   "variable-length array or alloca?): a lab file's stack frames must have fixed sizes "
+                                   "(in lab1_student::reduce_divergent(float const*, float*, unsigned int))"});
+    CHECK(messages(check_object(object_with("   0:\tsub    $0x10000,%rsp\n"), backend::emulated, "lab1_student")) ==
+          std::vector<std::string>{"0: kernels.cu makes a stack frame of 65536 bytes: the emulator's threads have 64 KiB "
+                                   "of stack; keep large arrays in __shared__ or device memory (in "
+                                   "lab1_student::reduce_divergent(float const*, float*, unsigned int))"});
+}

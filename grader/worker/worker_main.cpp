@@ -275,8 +275,14 @@ int worker_main(int argc, char** argv, const lab_config& config) {
             events().emit(describe(config, lab, device));
             return exit_ok;
         case worker_command::profile:
+#if defined(COURSE_EMULATE)
+            // Nsight Compute profiles GPU kernels; on the emulator they would run in this process.
+            events().emit(error_event{"the CPU emulator cannot profile kernels", false});
+            return exit_usage;
+#else
             run_profile(*job.profile, config, lab);
             return exit_ok;
+#endif
         case worker_command::correctness:
             return run_correctness_phase(
                 select_parts(lab.student, job.correctness->parts), correctness_job_from(*job.correctness),

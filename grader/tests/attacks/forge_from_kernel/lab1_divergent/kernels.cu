@@ -1,7 +1,9 @@
 // Attack: the untouched stub, whose thread 0 goes from a symbol kernels may use (printf)
 // to the C library's write(), through an offset, and writes "passed" events on the
 // worker's result channel (fd 3). Expected: refused on the emulator (it takes printf's
-// address and calls through a pointer); on a GPU printf is device code and the stub fails.
+// address and calls through a pointer); nvcc does not compile it for a GPU.
+#include <cstdio>
+
 #include "contracts/lab1.cuh"
 
 namespace LAB_IMPL {

@@ -1,6 +1,8 @@
 // Attack: printf's %n, which writes the count of characters printed so far through a
 // pointer: a store that no memory check sees, to any address. Expected: refused on every
 // backend.
+#include <cstdio>
+
 #include "contracts/lab1.cuh"
 
 namespace LAB_IMPL {

@@ -1,6 +1,8 @@
 // Attack: printf's %n in a format made at run time, where no check of the file's strings
 // sees it. Expected: on the emulator, the course's printf refuses it and stops the kernel;
 // on a GPU the stub fails.
+#include <cstdio>
+
 #include "contracts/lab1.cuh"
 
 namespace LAB_IMPL {

@@ -1,6 +1,8 @@
 // Attack: a kernel that holds the address of a C library function (a way into the host's
 // code on the emulator, where a kernel is host code) and hides it in its result. Expected:
-// refused on the emulator; on a GPU the stub fails.
+// refused on the emulator; nvcc does not compile it for a GPU (puts is host code).
+#include <cstdio>
+
 #include "contracts/lab1.cuh"
 
 namespace LAB_IMPL {
