@@ -1,8 +1,9 @@
 """Batch grading through a real Slurm cluster (single node, started here from Debian's
 slurm-wlm and munge; slurm_cluster.py) on the CPU emulator:
 
-- a generated class of 32 lab 1 submissions, 4 of them broken (a compile error, a hang,
-  a fault, a corrupt archive), graded locally and through a job array with --wait: the
+- a generated class of 34 lab 1 submissions, 6 of them broken (a compile error, a hang,
+  a fault, a corrupt archive, a kernel that would forge events, one that stores outside
+  every buffer), graded locally and through a job array with --wait: the
   two gradebooks agree row by row (status, score, maximum), --graders-per-gpu 2 changing
   nothing on the emulator;
 - an array task cancelled while it grades costs only its unfinished submissions, which
@@ -35,7 +36,7 @@ CLUSTER = None
 
 
 def make_class(folder):
-    """32 submissions; the last 4 broken, one of each kind. {name: expected status}."""
+    """34 submissions; the last 6 broken, one of each kind, two of them attacks. {name: expected status}."""
     expected = {}
     for i in range(28):
         name = f"s{i:02d}"
@@ -59,6 +60,14 @@ def make_class(folder):
         f.write(b"PK\x03\x04 not a zip at all")
     expected.update({"x_compile_error": "compile_error", "x_hang.tar.gz": "timeout", "x_fault": "crashed",
                      "x_corrupt.zip": "invalid_submission"})
+    # Two of the adversarial suite's kernels (grader/tests/attacks/): one that would reach
+    # the host from inside a kernel (refused by the guard), one that stores outside every
+    # buffer (stopped by the emulator's memory check).
+    attacks = os.path.join(tb.ROOT, "grader", "tests", "attacks")
+    for attack, status in (("forge_from_kernel", "rejected"), ("wild_store", "crashed")):
+        with open(os.path.join(attacks, attack, tb.LAB, "kernels.cu")) as f:
+            tb.write(os.path.join(folder, "y_" + attack, "kernels.cu"), f.read())
+        expected["y_" + attack] = status
     return expected
 
 
@@ -116,10 +125,11 @@ class SlurmMatchesLocal(unittest.TestCase):
             self.assertEqual(len(list(csv.DictReader(f))), len(self.expected))
 
     def test_graded_by_the_array(self):
-        # 30 built (the compile error and the corrupt archive never reach it): 4 tasks of ~8.
+        # 31 built (the compile error, the corrupt archive and the refused attack never reach
+        # it): 4 tasks of ~8.
         run = run_dir(self.slurm, 1)
         manifest = read_json(os.path.join(run, "manifest.json"))
-        self.assertEqual([len(s) for s in manifest["shards"]], [8, 8, 7, 7])
+        self.assertEqual([len(s) for s in manifest["shards"]], [8, 8, 8, 7])
         array = read_json(os.path.join(run, "jobs.json"))["array"]
         for i in range(4):
             with open(os.path.join(run, f"task-{i}.out")) as f:

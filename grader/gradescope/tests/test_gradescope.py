@@ -111,7 +111,8 @@ class GradescopeTest(unittest.TestCase):
         # The lab 1 files of the adversarial suite whose kernel itself reaches for the host
         # (the emulator, Gradescope's only backend, runs kernels as host code): refused by
         # the guard, or stopped by the emulator's memory check.
-        for name in ("forge_from_kernel", "take_address", "indirect_call", "printf_n", "stack_smash"):
+        for name in ("forge_from_kernel", "take_address", "indirect_call", "printf_n", "stack_smash", "builtin_store",
+                     "vla_stack"):
             r = self.grade({"kernels.cu": self.read("grader", "tests", "attacks", name, FOLDER, "kernels.cu")})
             self.build_test(r)
             self.assertIn("was refused by the course's guard; nothing was graded", r["output"], name)
@@ -121,7 +122,8 @@ class GradescopeTest(unittest.TestCase):
         self.assertEqual(correctness["status"], "failed")
         self.assertIn("out-of-bounds write by kernel code (4 bytes)", correctness["output"])
         for name, said in (("local_index", "out-of-bounds index: 4095 is outside the array, of type 'float [4]'"),
-                           ("printf_n_computed", "printf's %n writes to memory through a pointer")):
+                           ("printf_n_computed", "printf's %n writes to memory through a pointer"),
+                           ("inline_memcpy", "out-of-bounds write by memcpy (64 bytes)")):
             r = self.grade({"kernels.cu": self.read("grader", "tests", "attacks", name, FOLDER, "kernels.cu")})
             self.assertEqual(r["score"], 0.0, name)
             self.assertIn(said, r["output"] + "".join(t["output"] for t in r["tests"]), name)
