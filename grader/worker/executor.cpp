@@ -83,13 +83,16 @@ constexpr std::size_t max_reply = std::size_t{16} << 20;
 // One JSON document per line over a socket.
 class line_channel {
 public:
-    explicit line_channel(int fd = -1) : fd_(fd) {}
+    // `harness`: sends with MSG_NOSIGNAL, so that an executor that died answers EPIPE, not a
+    // SIGPIPE that would end the harness too; the executor may only write(2).
+    explicit line_channel(int fd = -1, bool harness = false) : fd_(fd), harness_(harness) {}
     int fd() const { return fd_; }
 
     bool send(const nlohmann::json& j) {
         const std::string text = j.dump() + "\n";
         for (std::size_t done = 0; done < text.size();) {
-            const ssize_t w = ::write(fd_, text.data() + done, text.size() - done);
+            const ssize_t w = harness_ ? ::send(fd_, text.data() + done, text.size() - done, MSG_NOSIGNAL)
+                                       : ::write(fd_, text.data() + done, text.size() - done);
             if (w < 0 && errno == EINTR) continue;
             if (w <= 0) return false;
             done += static_cast<std::size_t>(w);
@@ -127,6 +130,7 @@ public:
 
 private:
     int fd_;
+    bool harness_;
     std::string buf_;
 };
 
@@ -296,7 +300,7 @@ void start_kernel_executor(lab_parts& student, lab_parts& reference, lab_parts& 
     }
     ::close(sv[1]);
     g_exec.pid = pid;
-    g_exec.ch = line_channel(sv[0]);
+    g_exec.ch = line_channel(sv[0], true);
     point_at_executor(student, 0);
     point_at_executor(reference, 1);
     point_at_executor(baseline, 2);
