@@ -80,7 +80,11 @@ function(course_guard_args out)
   endif()
   set(args --lab ${lab} --backend ${backend} --source ${file} --namespace ${lab}_student --display-name ${shown}
            --allow ${common}/contracts/lab_impl.hpp --allow ${common}/contracts/${lab}.cuh
-           --allow ${common}/course/cuda_compat.hpp --allow ${common}/emu/)
+           --allow ${common}/course/cuda_compat.hpp
+           # Of the emulator, only what kernel code compiles against: its CUDA header and
+           # the headers that stand in for CUDA's (cooperative groups); never its internals.
+           --allow ${common}/emu/cuda_emu.hpp --allow ${common}/emu/emu_runtime_api.hpp
+           --allow ${common}/emu/emu_types.hpp --allow ${common}/emu/include/)
   if(COURSE_GPU)
     foreach(dir IN LISTS CUDAToolkit_INCLUDE_DIRS)
       list(APPEND args --system ${dir})
