@@ -108,10 +108,12 @@ policy parse_policy(const nlohmann::json& doc) {
     read(ec, "shape", p.emulated_counters.shape, "emulated_counters");
     read(ec, "divergence_margin", p.divergence_margin, "emulated_counters");
     read(ec, "shared_tree_factor", p.shared_tree_factor, "emulated_counters");
+    read(ec, "wide_loads_factor", p.wide_loads_factor, "emulated_counters");
     require(p.emulated_counters.n > 0 && p.emulated_counters.records > 0,
             "emulated_counters.n and .records must be at least 1");
-    require(p.divergence_margin >= 0 && p.shared_tree_factor >= 1,
-            "emulated_counters: divergence_margin must be at least 0 and shared_tree_factor at least 1");
+    require(p.divergence_margin >= 0 && p.shared_tree_factor >= 1 && p.wide_loads_factor >= 1,
+            "emulated_counters: divergence_margin must be at least 0, shared_tree_factor and wide_loads_factor at "
+            "least 1");
 
     require(p.tolerance_c > 0, "correctness.tolerance_c must be positive");
     require(!p.sizes.empty() && !p.sizes_emulated.empty(), "correctness.sizes must not be empty");
@@ -152,9 +154,10 @@ policy parse_policy(const nlohmann::json& doc) {
         if (obj.contains("emulated_checks")) read(obj, "emulated_checks", lp.emulated_checks, where);
         for (const auto& [part, checks] : lp.emulated_checks)
             for (const auto& check : checks)
-                require(check == "no_divergence" || check == "no_shared_tree" || check == "bank_wavefronts",
+                require(check == "no_divergence" || check == "no_shared_tree" || check == "bank_wavefronts" ||
+                            check == "wide_loads",
                         where + ".emulated_checks." + part + ": unknown check \"" + check +
-                            "\" (no_divergence, no_shared_tree, bank_wavefronts)");
+                            "\" (no_divergence, no_shared_tree, bank_wavefronts, wide_loads)");
         for (const auto& check : lp.checks)
             require(check == "no_libraries" || check == "uses_shuffle" || check == "bank_wavefronts",
                     where + ".checks: unknown check \"" + check + "\" (no_libraries, uses_shuffle, bank_wavefronts)");

@@ -77,6 +77,7 @@ struct policy {
     counters_request emulated_counters;
     double divergence_margin = 0;   // no_divergence: partial requests may exceed the reference's share by this
     double shared_tree_factor = 0;  // no_shared_tree: shared requests may be this many times the reference's
+    double wide_loads_factor = 0;   // wide_loads: the reference's global-load sectors per request may be this many times yours
     // backends
     std::string emulated_performance;
     std::map<std::string, lab_policy> labs;

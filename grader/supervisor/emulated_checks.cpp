@@ -45,6 +45,20 @@ check_result no_shared_tree(const version_counters& yours, const version_counter
                      "with shuffles and use shared memory only to combine the warps' sums"};
 }
 
+// Bytes per load request, against the reference's: a warp of float4 loads moves 16 sectors
+// of 32 bytes per request, one of 4-byte loads 4.
+check_result wide_loads(const version_counters& yours, const version_counters& reference, double factor) {
+    const double mine = ratio(yours.global_load_sectors, yours.global_load_requests);
+    const double ref = ratio(reference.global_load_sectors, reference.global_load_requests);
+    const std::string detail =
+        fmt::format("your kernel's global loads move {:.1f} sectors of 32 bytes per request, the reference's {:.1f}",
+                    mine, ref);
+    if (mine * factor >= ref) return {"wide_loads", check_status::passed, detail};
+    return {"wide_loads", check_status::failed,
+            detail + ". Load 16 bytes per thread at a time (a float4): a warp's request then moves 512 bytes "
+                     "instead of 128, and four times fewer requests carry the input (the handout's part B)"};
+}
+
 shared_traffic traffic_of(const version_counters& v) {
     return {ratio(v.shared_load_wavefronts, v.shared_load_requests),
             ratio(v.shared_store_wavefronts, v.shared_store_requests)};
@@ -95,6 +109,7 @@ check_result counters_check(const std::string& name, const part_result& part, co
         return {name, check_status::skipped, "no counters: the kernel did not run correctly"};
     if (name == "no_divergence") return no_divergence(*yours, *reference, pol.divergence_margin);
     if (name == "no_shared_tree") return no_shared_tree(*yours, *reference, pol.shared_tree_factor);
+    if (name == "wide_loads") return wide_loads(*yours, *reference, pol.wide_loads_factor);
     const version_counters* baseline = version(part, "baseline");
     check_result r = bank_wavefronts_verdict(
         traffic_of(*yours), baseline ? std::optional<shared_traffic>(traffic_of(*baseline)) : std::nullopt,

@@ -17,7 +17,7 @@ std::vector<check_result> traced_run_check(const part_result& part);
 // (either fails: a race or a read of unwritten shared memory is a bug whatever the sum).
 std::vector<check_result> hazard_checks(const part_result& part, const std::string& kernel);
 
-// One named check (no_divergence, no_shared_tree, bank_wavefronts) of the part's counters.
+// One named check (no_divergence, no_shared_tree, bank_wavefronts, wide_loads) of the part's counters.
 // Skipped, with the reason, when the part has no counters (its kernel was not correct).
 check_result counters_check(const std::string& name, const part_result& part, const policy& pol,
                             const lab_policy& lab);
