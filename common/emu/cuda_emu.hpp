@@ -33,6 +33,8 @@
 // kernel code may access as shared memory (access_check.hpp) and what it may only read.
 #define __shared__ __attribute__((section("emu_shared"))) static
 #define __constant__ __attribute__((section("emu_constant")))
+// CUDA's alignment specifier, as its own headers define it for gcc.
+#define __align__(n) __attribute__((aligned(n)))
 
 inline constexpr int warpSize = 32;
 

@@ -26,7 +26,7 @@ __device__ __forceinline__ float warp_sum(float v) {
 // Each warp sums its lanes; lane 0 of every warp leaves its sum in shared memory; warp 0
 // sums those. One __syncthreads() for the whole block.
 __device__ __forceinline__ float block_sum(float v) {
-    __shared__ float warp_sums[32];
+    __shared__ __align__(16) float warp_sums[32];  // CUDA's alignment specifier, as NVIDIA's samples write it
     const unsigned lane = threadIdx.x % 32;
     const unsigned warp = threadIdx.x / 32;
     v = warp_sum(v);
