@@ -40,12 +40,14 @@ std::vector<range_t> g_readonly;  // the executable's read-only segments and __c
 
 std::uintptr_t addr(const void* p) { return reinterpret_cast<std::uintptr_t>(p); }
 
-bool inside(const std::vector<range_t>& ranges, std::uintptr_t a, std::size_t n) {
+// The range of `ranges` (sorted, disjoint) that holds [a, a + n), or nullptr.
+const range_t* holding(const std::vector<range_t>& ranges, std::uintptr_t a, std::size_t n) {
     auto it = std::upper_bound(ranges.begin(), ranges.end(), range_t{a, ~std::uintptr_t{0}});
-    if (it == ranges.begin()) return false;
+    if (it == ranges.begin()) return nullptr;
     --it;
-    return a >= it->first && a + n <= it->second;
+    return a >= it->first && a + n <= it->second && a + n >= a ? &*it : nullptr;
 }
+bool inside(const std::vector<range_t>& ranges, std::uintptr_t a, std::size_t n) { return holding(ranges, a, n) != nullptr; }
 
 bool in_span(std::uintptr_t a, std::size_t n, std::uintptr_t lo, std::uintptr_t hi) { return a >= lo && a + n <= hi && a + n >= a; }
 
@@ -69,15 +71,6 @@ void find_readonly() {
     std::sort(g_readonly.begin(), g_readonly.end());
 }
 
-// The emulator's globals that the built-ins kernel code uses read (threadIdx, blockIdx, ...).
-bool builtin_read(std::uintptr_t a, std::size_t n) {
-    const auto* t = detail::g_current;
-    return in_span(a, n, addr(&detail::g_current), addr(&detail::g_current) + sizeof detail::g_current) ||
-           in_span(a, n, addr(&detail::g_block_idx), addr(&detail::g_block_idx) + sizeof detail::g_block_idx) ||
-           in_span(a, n, addr(&detail::g_block_dim), addr(&detail::g_block_dim) + sizeof detail::g_block_dim) ||
-           in_span(a, n, addr(&detail::g_grid_dim), addr(&detail::g_grid_dim) + sizeof detail::g_grid_dim) ||
-           (t != nullptr && in_span(a, n, addr(t), addr(t) + sizeof(detail::thread_ids)));
-}
 
 // __shared__ arrays (emu_shared), and the rest of the lab objects' zero-initialised and
 // function-local static data, which the guard and course_emu_object move to emu_static and
@@ -138,12 +131,10 @@ verdict stack(std::uintptr_t a, std::size_t n, bool write, const origin& from) {
 
 // The device buffer holding [a, a + n), remembered for the next access (quick()).
 bool device(std::uintptr_t a, std::size_t n) {
-    auto it = std::upper_bound(g_device.begin(), g_device.end(), range_t{a, ~std::uintptr_t{0}});
-    if (it == g_device.begin()) return false;
-    --it;
-    if (a < it->first || a + n > it->second) return false;
-    g_quick.lo[3] = it->first;
-    g_quick.hi[3] = it->second;
+    const range_t* r = holding(g_device, a, n);
+    if (r == nullptr) return false;
+    g_quick.lo[3] = r->first;
+    g_quick.hi[3] = r->second;
     return true;
 }
 
@@ -184,7 +175,7 @@ void access(std::uintptr_t a, std::size_t n, bool write, const origin& from) {
 
 void atomic(std::uintptr_t a, std::size_t n, const origin& from) {
     if (detail::g_current == nullptr) return;
-    if (!inside(g_device, a, n) && !shared(a, n)) refuse(a, n, true, from.pc - 1, "an atomic", verdict::outside);
+    if (!device(a, n) && !shared(a, n)) refuse(a, n, true, from.pc - 1, "an atomic", verdict::outside);
 }
 
 void range(const void* p, std::size_t n, bool write, const origin& from, const char* what) {

@@ -47,21 +47,25 @@ struct quick_ranges {
     std::uintptr_t lo[4] = {}, hi[4] = {};  // 0-2: the shared sections, 3: the last device buffer
 };
 extern quick_ranges g_quick;
+// What threadIdx, blockIdx, blockDim and gridDim read, which kernel code may read: the
+// emulator's globals, and the running thread's own indices at *detail::g_current.
+inline bool builtin_read(std::uintptr_t a, std::size_t n) {
+    const std::uintptr_t end = a + n;
+    const auto within = [&](const void* p, std::size_t size) {
+        const auto lo = reinterpret_cast<std::uintptr_t>(p);
+        return a >= lo && end <= lo + size && end >= a;
+    };
+    return within(detail::g_current, sizeof(detail::thread_ids)) ||
+           within(&detail::g_current, sizeof detail::g_current) || within(&detail::g_block_idx, sizeof(uint3)) ||
+           within(&detail::g_block_dim, sizeof(dim3)) || within(&detail::g_grid_dim, sizeof(dim3));
+}
+
 inline bool quick(std::uintptr_t a, std::size_t n, bool write) {
     const std::uintptr_t end = a + n;
     if (end < a) return false;
     for (int k = 3; k >= 0; --k)  // the last device buffer first, then the shared sections
         if (a >= g_quick.lo[k] && end <= g_quick.hi[k]) return true;
-    if (write) return false;
-    // For reads: what threadIdx, blockIdx, blockDim and gridDim read (the emulator's
-    // globals, and the running thread's own indices at *detail::g_current).
-    const auto within = [&](const void* p, std::size_t size) {
-        const auto lo = reinterpret_cast<std::uintptr_t>(p);
-        return a >= lo && end <= lo + size;
-    };
-    return within(detail::g_current, sizeof(detail::thread_ids)) ||
-           within(&detail::g_current, sizeof detail::g_current) || within(&detail::g_block_idx, sizeof(uint3)) ||
-           within(&detail::g_block_dim, sizeof(dim3)) || within(&detail::g_grid_dim, sizeof(dim3));
+    return !write && builtin_read(a, n);
 }
 
 // An atomic: device or shared memory only, as on a GPU.
