@@ -108,8 +108,11 @@ def ncu_metrics(worker, part, version):
 
 def collect(build, use_ncu):
     policy = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
-    json.dump({"emulated_counters": {"n": PROFILE_SIZE["n"], "records": PROFILE_SIZE["records"],
-                                     "shape": PROFILE_SIZE["shape"]}}, policy)
+    # One case of each kind at the profiled size, drawn for the counters whatever the seed.
+    json.dump({"correctness": {"sizes_emulated": [PROFILE_SIZE["n"]], "large_sizes_emulated": [],
+                               "record_sizes_emulated": [PROFILE_SIZE["records"]], "large_record_sizes_emulated": [],
+                               "shapes_emulated": [PROFILE_SIZE["shape"]]},
+               "emulated_counters": {"draws": 1, "min_elements": 1}}, policy)
     policy.close()
     rows = []
     try:

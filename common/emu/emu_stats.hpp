@@ -21,6 +21,33 @@ struct memory_counters {
     std::uint64_t request_lanes = 0;     // lanes that took part in all those requests, summed
     std::uint64_t partial_requests = 0;  // requests with fewer lanes than the warp has threads (divergence or a tail)
     std::uint64_t barriers = 0;          // __syncthreads* completed, one per block-wide barrier
+    // Shared atomics are requests too: lanes that hit one bank, the same word included,
+    // are served one after another.
+    std::uint64_t shared_atomic_requests = 0, shared_atomic_wavefronts = 0;
+    std::uint64_t global_atomic_requests = 0;
+    // What the shared requests above would take with no bank conflict: one wavefront per
+    // phase (a warp for 4-byte accesses, a half-warp for 8, a quarter for 16) with lanes.
+    std::uint64_t shared_ideal_wavefronts = 0;
+    // Divergence: the warp-requests of one instruction's instance in a block beyond the
+    // warps its lanes would fill, packed (a step of 128 threads spread over 8 warps: 4).
+    std::uint64_t excess_warp_requests = 0;
+    // The most synchronisation epochs (between barriers and whole-warp operations) in
+    // which one warp of one block touched shared memory: a tree through shared memory
+    // takes one per step, a warp-shuffle reduction's combine two.
+    std::uint64_t shared_epochs = 0;
+    std::uint64_t warps = 0;  // warps of the traced blocks, summed
+};
+
+// One load, store or atomic instruction of a kernel, summed over its requests.
+struct instruction_counters {
+    std::uint8_t shared = 0;  // 1 shared memory, 0 global
+    std::uint8_t op = 0;      // 0 load, 1 store, 2 atomic
+    std::uint8_t width = 0;   // bytes per lane
+    std::uint64_t requests = 0;
+    std::uint64_t cost = 0;   // shared: wavefronts; global: 32-byte sectors
+    std::uint64_t ideal = 0;  // shared: wavefronts with no conflict
+    std::uint64_t excess_warps = 0;
+    std::uint64_t lanes = 0;
 };
 
 // A shared-memory hazard of a traced launch, like CUDA's racecheck and initcheck report.
@@ -38,6 +65,8 @@ struct kernel_stats {
     std::uint64_t warp_shuffles = 0;
     bool traced = false;  // at least one launch ran with tracing on: `memory` and the hazards count
     memory_counters memory;
+    // By code place (" [at exe+0x...]", emu/diagnostics.hpp), when traced.
+    std::map<std::string, instruction_counters> instructions;
     std::vector<hazard> hazards;     // the first few, in the order found
     std::uint64_t hazard_count = 0;  // distinct (kind, pair of instructions), all of them
 };

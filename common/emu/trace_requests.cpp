@@ -21,6 +21,8 @@
 #include "emu/access_check.hpp"
 #include "emu/block_state.hpp"
 #include "emu/device_memory.hpp"
+#include "emu/diagnostics.hpp"
+#include "emu/request_cost.hpp"
 #include "emu/trace.hpp"
 
 namespace emu::trace {
@@ -41,6 +43,7 @@ struct request {
     std::uint16_t size = 0;
     bool write = false;
     bool shared = false;
+    bool atomic = false;
     std::uintptr_t address[32] = {};
 };
 
@@ -59,12 +62,32 @@ struct lane_count {
 };
 
 struct warp_trace {
+    std::uint32_t epoch = 0;          // warp synchronisations since the block's last barrier
+    std::uint32_t shared_epochs = 0;  // epochs of this block in which it touched shared memory
     std::vector<request> requests;
     std::unordered_map<key, std::uint32_t, key_hash> index;
     std::vector<lane_count> counts[32];  // per lane: how often it executed each pc so far
     std::uint32_t cursor[32] = {};       // per lane: the request after its last (the usual next)
 };
 std::vector<warp_trace> g_warps;
+
+// Per instruction of the running launch (by pc), named at its end; and the instances of
+// each instruction in the block since its last barrier, for the divergence count.
+std::unordered_map<std::uintptr_t, instruction_counters> g_instructions;
+struct instance_key {
+    std::uintptr_t pc;
+    std::uint32_t k, epoch;
+    bool operator==(const instance_key& o) const { return pc == o.pc && k == o.k && epoch == o.epoch; }
+};
+struct instance_hash {
+    std::size_t operator()(const instance_key& x) const {
+        return std::hash<std::uintptr_t>()(x.pc * 131 + x.k * 7 + x.epoch);
+    }
+};
+struct instance_tally {
+    std::uint32_t lanes = 0, warps = 0;
+};
+std::unordered_map<instance_key, instance_tally, instance_hash> g_instances;
 
 // Where shared and global memory are.
 std::uintptr_t g_static_lo = 0, g_static_hi = 0;
@@ -111,42 +134,62 @@ space classify(std::uintptr_t a) {
     return space::none;
 }
 
-unsigned distinct_sectors(const request& r) {
-    std::uintptr_t s[64];
-    unsigned n = 0;
-    for (unsigned l = 0; l < 32; ++l) {
-        if (!(r.lanes >> l & 1u)) continue;
-        s[n++] = r.address[l] / 32;
-        const std::uintptr_t last = (r.address[l] + r.size - 1) / 32;
-        if (last != s[n - 1]) s[n++] = last;
-    }
-    std::sort(s, s + n);
-    return static_cast<unsigned>(std::unique(s, s + n) - s);
-}
-
 // The warp synchronised: every request it assembled is complete.
 void flush(unsigned warp) {
     warp_trace& w = g_warps[warp];
-    if (w.requests.empty()) return;
+    if (w.requests.empty()) {
+        ++w.epoch;
+        return;
+    }
     memory_counters& m = g_stats->memory;
     const int threads = __builtin_popcount(detail::g_block.warps[warp].exists);
+    bool touched_shared = false;
     for (const request& r : w.requests) {
         const int lanes = __builtin_popcount(r.lanes);
         m.request_lanes += static_cast<unsigned>(lanes);
         if (lanes < threads) ++m.partial_requests;
+        const std::uintptr_t pc = r.pc & ((std::uintptr_t{1} << 48) - 1);
+        instruction_counters& ins = g_instructions[pc];
+        ins.shared = r.shared;
+        ins.op = r.atomic ? 2 : r.write ? 1 : 0;
+        ins.width = static_cast<std::uint8_t>(std::max<unsigned>(ins.width, r.size));
+        ++ins.requests;
+        ins.lanes += static_cast<unsigned>(lanes);
+        instance_tally& t = g_instances[instance_key{r.pc, r.k, w.epoch}];
+        t.lanes += static_cast<unsigned>(lanes);
+        ++t.warps;
         if (r.shared) {
+            touched_shared = true;
             std::uint32_t address[32];
             for (unsigned l = 0; l < 32; ++l) address[l] = static_cast<std::uint32_t>(r.address[l]);
             // Sub-word accesses are served by their word, like 4-byte ones.
             const unsigned width = r.size >= 16 ? 16 : r.size >= 8 ? 8 : 4;
-            const unsigned wavefronts = course::bank_wavefronts(address, r.lanes, width);
-            (r.write ? m.shared_store_requests : m.shared_load_requests) += 1;
-            (r.write ? m.shared_store_wavefronts : m.shared_load_wavefronts) += wavefronts;
+            const unsigned wavefronts =
+                r.atomic ? atomic_wavefronts(r.address, r.lanes) : course::bank_wavefronts(address, r.lanes, width);
+            const unsigned ideal = r.atomic ? 1 : ideal_wavefronts(r.lanes, width);
+            ins.cost += wavefronts;
+            ins.ideal += ideal;
+            m.shared_ideal_wavefronts += ideal;
+            if (r.atomic) {
+                ++m.shared_atomic_requests;
+                m.shared_atomic_wavefronts += wavefronts;
+            } else {
+                (r.write ? m.shared_store_requests : m.shared_load_requests) += 1;
+                (r.write ? m.shared_store_wavefronts : m.shared_load_wavefronts) += wavefronts;
+            }
         } else {
-            (r.write ? m.global_store_requests : m.global_load_requests) += 1;
-            (r.write ? m.global_store_sectors : m.global_load_sectors) += distinct_sectors(r);
+            const unsigned sectors = distinct_sectors(r.address, r.lanes, r.size);
+            ins.cost += sectors;
+            if (r.atomic) {
+                ++m.global_atomic_requests;
+            } else {
+                (r.write ? m.global_store_requests : m.global_load_requests) += 1;
+                (r.write ? m.global_store_sectors : m.global_load_sectors) += sectors;
+            }
         }
     }
+    if (touched_shared) ++w.shared_epochs;
+    ++w.epoch;
     w.requests.clear();
     w.index.clear();
     for (unsigned l = 0; l < 32; ++l) {
@@ -155,11 +198,25 @@ void flush(unsigned warp) {
     }
 }
 
+// A barrier or the block's end: each instance of an instruction since the last barrier
+// is complete across the block's warps.
+void settle_instances() {
+    for (const auto& [key, t] : g_instances) {
+        const std::uint32_t needed = (t.lanes + 31) / 32;
+        if (t.warps <= needed) continue;
+        g_stats->memory.excess_warp_requests += t.warps - needed;
+        g_instructions[key.pc & ((std::uintptr_t{1} << 48) - 1)].excess_warps += t.warps - needed;
+    }
+    g_instances.clear();
+    for (auto& w : g_warps) w.epoch = 0;
+}
+
 void flush_all() {
     for (unsigned w = 0; w < g_warps.size(); ++w) flush(w);
 }
 
-void record(unsigned linear, std::uintptr_t pc, std::uintptr_t address, std::size_t size, bool write, bool shared) {
+void record(unsigned linear, std::uintptr_t pc, std::uintptr_t address, std::size_t size, bool write, bool shared,
+            bool atomic = false) {
     const unsigned lane = linear % 32;
     warp_trace& w = g_warps[linear / 32];
     std::uint32_t k = 0;
@@ -185,6 +242,7 @@ void record(unsigned linear, std::uintptr_t pc, std::uintptr_t address, std::siz
             r.size = static_cast<std::uint16_t>(size);
             r.write = write;
             r.shared = shared;
+            r.atomic = atomic;
             w.requests.push_back(r);
             w.index.emplace(key{pc, k}, i);
         }
@@ -198,6 +256,8 @@ void record(unsigned linear, std::uintptr_t pc, std::uintptr_t address, std::siz
 
 void launch_begin(kernel_stats* stats, const char* kernel) {
     g_active = false;
+    g_instructions.clear();
+    g_stats = nullptr;
     if (!g_enabled) return;
     find_static_storage();
     g_device = memory::device_ranges();
@@ -208,13 +268,32 @@ void launch_begin(kernel_stats* stats, const char* kernel) {
     hazards::launch_begin(stats, kernel, g_static_lo, g_static_hi);
 }
 
-void launch_end() { g_active = false; }
+void launch_end() {
+    g_active = false;
+    if (g_stats == nullptr) return;
+    for (const auto& [pc, c] : g_instructions) {
+        instruction_counters& into = g_stats->instructions[detail::diag::code_place(pc)];
+        into.shared = c.shared;
+        into.op = c.op;
+        into.width = std::max(into.width, c.width);
+        into.requests += c.requests;
+        into.cost += c.cost;
+        into.ideal += c.ideal;
+        into.excess_warps += c.excess_warps;
+        into.lanes += c.lanes;
+    }
+    g_instructions.clear();
+}
 
 void block_begin() {
     if (!g_enabled || g_stats == nullptr) return;
     const std::size_t warps = detail::g_block.warps.size();
     if (g_warps.size() < warps) g_warps.resize(warps);
+    g_stats->memory.warps += warps;
+    g_instances.clear();
     for (std::size_t w = 0; w < warps; ++w) {
+        g_warps[w].epoch = 0;
+        g_warps[w].shared_epochs = 0;
         g_warps[w].requests.clear();
         g_warps[w].index.clear();
         for (unsigned l = 0; l < 32; ++l) {
@@ -229,6 +308,7 @@ void block_begin() {
 void barrier_done() {
     if (!g_active) return;
     flush_all();
+    settle_instances();
     ++g_stats->memory.barriers;
     hazards::barrier_done();
 }
@@ -246,6 +326,9 @@ void warp_op_done(unsigned warp, unsigned mask) {
 void block_end() {
     if (!g_active) return;
     flush_all();
+    settle_instances();
+    for (std::size_t w = 0; w < detail::g_block.warps.size(); ++w)
+        g_stats->memory.shared_epochs = std::max<std::uint64_t>(g_stats->memory.shared_epochs, g_warps[w].shared_epochs);
     g_active = false;
 }
 
@@ -281,8 +364,11 @@ void trace_atomic(const volatile void* p, unsigned size) {
     const auto a = reinterpret_cast<std::uintptr_t>(p);
     check::atomic(a, size, COURSE_EMU_ORIGIN());
     if (!trace::g_active || detail::g_current == nullptr) return;
-    if (trace::classify(a) == trace::space::shared)
-        trace::hazards::atomic_access(a, size, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0)));
+    const auto pc = reinterpret_cast<std::uintptr_t>(__builtin_return_address(0));
+    const trace::space s = trace::classify(a);
+    if (s == trace::space::none) return;
+    if (s == trace::space::shared) trace::hazards::atomic_access(a, size, pc);
+    trace::record(detail::g_current->linear, pc, a, size, true, s == trace::space::shared, true);
 }
 }  // namespace detail
 

@@ -103,17 +103,21 @@ policy parse_policy(const nlohmann::json& doc) {
     read(rc, "inputs", p.race_check_inputs, "race_check");
     read(rc, "timeout_seconds", p.race_check_timeout_seconds, "race_check");
     const auto& ec = doc.value("emulated_counters", nlohmann::json::object());
-    read(ec, "n", p.emulated_counters.n, "emulated_counters");
-    read(ec, "records", p.emulated_counters.records, "emulated_counters");
-    read(ec, "shape", p.emulated_counters.shape, "emulated_counters");
+    read(ec, "draws", p.counters_draws, "emulated_counters");
+    read(ec, "min_elements", p.counters_min_elements, "emulated_counters");
     read(ec, "divergence_margin", p.divergence_margin, "emulated_counters");
     read(ec, "shared_tree_factor", p.shared_tree_factor, "emulated_counters");
+    read(ec, "shared_tree_slack", p.shared_tree_slack, "emulated_counters");
+    read(ec, "shared_epochs_slack", p.shared_epochs_slack, "emulated_counters");
+    read(ec, "max_excess_wavefronts", p.max_excess_wavefronts, "emulated_counters");
     read(ec, "wide_loads_factor", p.wide_loads_factor, "emulated_counters");
-    require(p.emulated_counters.n > 0 && p.emulated_counters.records > 0,
-            "emulated_counters.n and .records must be at least 1");
-    require(p.divergence_margin >= 0 && p.shared_tree_factor >= 1 && p.wide_loads_factor >= 1,
-            "emulated_counters: divergence_margin must be at least 0, shared_tree_factor and wide_loads_factor at "
-            "least 1");
+    read(ec, "narrow_sectors_slack", p.narrow_sectors_slack, "emulated_counters");
+    require(p.counters_draws >= 1, "emulated_counters.draws must be at least 1");
+    require(p.divergence_margin >= 0 && p.shared_tree_factor >= 1 && p.wide_loads_factor >= 1 &&
+                p.shared_tree_slack >= 0 && p.shared_epochs_slack >= 0 && p.max_excess_wavefronts >= 0 &&
+                p.narrow_sectors_slack >= 0,
+            "emulated_counters: the margins and slacks must be at least 0, shared_tree_factor and wide_loads_factor "
+            "at least 1");
 
     require(p.tolerance_c > 0, "correctness.tolerance_c must be positive");
     require(!p.sizes.empty() && !p.sizes_emulated.empty(), "correctness.sizes must not be empty");

@@ -73,11 +73,17 @@ struct policy {
     std::vector<std::size_t> race_check_sizes;
     std::vector<std::string> race_check_inputs;
     double race_check_timeout_seconds = 0;
-    // the CPU emulator's counters: the input of the traced run, and the checks' limits
-    counters_request emulated_counters;
-    double divergence_margin = 0;   // no_divergence: partial requests may exceed the reference's share by this
-    double shared_tree_factor = 0;  // no_shared_tree: shared requests may be this many times the reference's
-    double wide_loads_factor = 0;   // wide_loads: the reference's global-load sectors per request may be this many times yours
+    // the CPU emulator's counters: how many problems each grade draws, from which cases,
+    // and the checks' limits (default_policy.jsonc says what each is)
+    int counters_draws = 0;
+    std::size_t counters_min_elements = 0;
+    double divergence_margin = 0;       // no_divergence: excess warp-requests per element over the reference's
+    double shared_tree_factor = 0;      // no_shared_tree: shared wavefronts per element, times the reference's
+    double shared_tree_slack = 0;       // ... plus this many per element
+    int shared_epochs_slack = 0;        // no_shared_tree: shared epochs of a warp over the reference's
+    double max_excess_wavefronts = 0;   // bank_wavefronts: excess shared wavefronts per element
+    double wide_loads_factor = 0;       // wide_loads: what makes a load narrow, against the reference's
+    double narrow_sectors_slack = 0;    // wide_loads: narrow-load sectors per element over the reference's
     // backends
     std::string emulated_performance;
     std::map<std::string, lab_policy> labs;

@@ -46,11 +46,13 @@ enum class worker_command { describe, correctness, timing, profile };
 // own files and a connection to the tool. off: nothing (an instructor, debugging).
 enum class sandbox_mode { strict, relaxed, off };
 
-// The CPU emulator's counters run: one traced run of each version of a part.
+// The CPU emulator's counters: every correctness case of the student's version runs
+// traced (hazards on every launch); on the problems drawn here, among the cases, the
+// reference and the baseline run traced too, for the technique checks to compare.
 struct counters_request {
-    std::uint64_t n = 0;        // reduction size
-    std::uint64_t records = 0;  // record sums
-    std::string shape;          // transpose, "RxC"
+    std::vector<std::uint64_t> sizes;         // reductions
+    std::vector<std::uint64_t> record_sizes;  // record sums
+    std::vector<std::string> shapes;          // transpose, "RxC"
 };
 
 struct correctness_request {
@@ -172,8 +174,9 @@ struct part_correctness_event {
 // wrong result (a kernel that behaves only when it is not watched fails its checks).
 struct counters_event {
     static constexpr const char* event = "counters";
-    std::string part, problem;
+    std::string part, problems;
     std::vector<version_counters> versions;
+    hazard_findings hazards;
     std::string error;
 };
 
@@ -254,7 +257,7 @@ void from_json(const nlohmann::json& j, sandbox_mode& v);
 const char* to_string(sandbox_mode mode);
 std::optional<sandbox_mode> parse_sandbox_mode(const std::string& name);
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_request, n, records, shape)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_request, sizes, record_sizes, shapes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_request, parts, seed, tolerance_c, inputs, sizes, record_sizes, shapes,
                                    large_sizes, large_record_sizes, counters, wait_for_go)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_request, parts, seed, tolerance_c, n, shape, records, rounds, warmup,
@@ -272,7 +275,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(case_begin_event, part, input, size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(case_end_event, record)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(part_correctness_event, part, passed, cases, failed, sticky, warp_shuffles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_begin_event, part)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_event, part, problem, versions, error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_event, part, problems, versions, hazards, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_ready_event, parts)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_ready_event, parts)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_kernel, role, kernel, ms)

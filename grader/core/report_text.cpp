@@ -153,29 +153,39 @@ void render_timing(std::string& out, const lab_result& r, const palette& p) {
 
 double per(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / b; }
 
-// The emulator's counters of each part's versions: what the technique checks read.
+// The emulator's counters of each part's versions on each drawn problem: what the
+// technique checks read, per input element where they judge per element.
 void render_counters(std::string& out, const lab_result& r, const palette& p) {
     bool header = false;
     for (const auto& part : r.parts) {
         if (part.counters.empty()) continue;
         if (!header) {
-            out += "\n" + p.bold("Counters") + p.dim(" (CPU emulator, per launch of every pass; docs/emulator.md)") + "\n";
+            out += "\n" + p.bold("Counters") +
+                   p.dim(" (CPU emulator, every launch of the problem; per input element where marked /el; "
+                         "docs/emulator.md)") +
+                   "\n";
             header = true;
         }
-        out += fmt::format("  {:<2} {}\n", part.id, part.counters_problem);
-        out += p.dim(fmt::format("     {:<36} {:>9} {:>6} {:>9} {:>6} {:>9} {:>6} {:>8} {:>8} {:>8}\n", "version",
-                                 "shared ld", "wf/req", "shared st", "wf/req", "global ld", "sec/req", "partial",
-                                 "barriers", "shuffles"));
+        std::string problem;
         for (const auto& v : part.counters) {
+            if (v.problem != problem) {
+                problem = v.problem;
+                out += fmt::format("  {:<2} {}\n", part.id, problem);
+                out += p.dim(fmt::format("     {:<34} {:>9} {:>9} {:>9} {:>7} {:>10} {:>10} {:>6} {:>8} {:>8}\n",
+                                         "version", "shared ld", "shared st", "global ld", "sec/req", "excess wf",
+                                         "excess wr", "steps", "barriers", "shuffles"));
+                out += p.dim(fmt::format("     {:<34} {:>9} {:>9} {:>9} {:>7} {:>10} {:>10} {:>6}\n", "", "", "", "",
+                                         "", "/el", "/el", ""));
+            }
             const std::string who = (v.version == "student" ? std::string("yours") : v.version) + ": " + v.kernel;
-            const std::uint64_t requests =
-                v.shared_load_requests + v.shared_store_requests + v.global_load_requests + v.global_store_requests;
-            out += fmt::format("     {:<36} {:>9} {:>6.2f} {:>9} {:>6.2f} {:>9} {:>6.2f} {:>7.0f}% {:>8} {:>8}\n",
-                               who.substr(0, 36), v.shared_load_requests,
-                               per(v.shared_load_wavefronts, v.shared_load_requests), v.shared_store_requests,
-                               per(v.shared_store_wavefronts, v.shared_store_requests), v.global_load_requests,
-                               per(v.global_load_sectors, v.global_load_requests),
-                               100 * per(v.partial_requests, requests), v.barriers, v.warp_shuffles);
+            const std::uint64_t wavefronts =
+                v.shared_load_wavefronts + v.shared_store_wavefronts + v.shared_atomic_wavefronts;
+            const std::uint64_t excess = wavefronts > v.shared_ideal_wavefronts ? wavefronts - v.shared_ideal_wavefronts : 0;
+            out += fmt::format("     {:<34} {:>9} {:>9} {:>9} {:>7.2f} {:>10.3f} {:>10.3f} {:>6} {:>8} {:>8}\n",
+                               who.substr(0, 34), v.shared_load_requests, v.shared_store_requests + v.shared_atomic_requests,
+                               v.global_load_requests, per(v.global_load_sectors, v.global_load_requests),
+                               per(excess, v.elements), per(v.excess_warp_requests, v.elements), v.shared_epochs,
+                               v.barriers, v.warp_shuffles);
         }
     }
 }

@@ -159,7 +159,10 @@ void to_json(nlohmann::json& j, const part_result& r) {
          {"penalty", to_string(r.penalty)},
          {"penalty_reason", r.penalty_reason}};
     if (!r.counters.empty() || !r.counters_error.empty())
-        j["counters"] = {{"problem", r.counters_problem}, {"versions", r.counters}, {"error", r.counters_error}};
+        j["counters"] = {{"problems", r.counters_problems},
+                         {"versions", r.counters},
+                         {"hazards", r.hazards},
+                         {"error", r.counters_error}};
 }
 
 void to_json(nlohmann::json& j, const lab_result& r) {

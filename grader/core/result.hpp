@@ -88,26 +88,55 @@ struct check_result {
     std::string detail;
 };
 
-// What the emulator counted in one traced run of each version of a part
-// (common/emu/emu_stats.hpp says what each number is).
+// One load, store or atomic instruction of the student's kernel, as the emulator counted
+// it (emu::instruction_counters); `place` is its line in the lab file once the supervisor
+// has read it (it arrives as " [at exe+0x...]").
+struct instruction_row {
+    std::string place;
+    bool shared = false;
+    std::string op;  // load, store, atomic
+    unsigned width = 0;
+    std::uint64_t requests = 0, cost = 0, ideal = 0, excess_warps = 0, lanes = 0;
+};
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(instruction_row, place, shared, op, width, requests, cost, ideal, excess_warps,
+                                   lanes)
+
+// What the emulator counted when one version of a part ran one problem, traced
+// (common/emu/emu_stats.hpp says what each number is). `elements`: the problem's input
+// floats (matrix elements, records times their floats), what the checks divide by.
 struct version_counters {
     std::string version;  // student, reference, baseline
     std::string kernel;
+    std::string problem;  // "n=65536", "257x129", ...
+    std::uint64_t elements = 0;
     std::uint64_t launches = 0, warp_shuffles = 0, barriers = 0;
     std::uint64_t shared_load_requests = 0, shared_load_wavefronts = 0;
     std::uint64_t shared_store_requests = 0, shared_store_wavefronts = 0;
+    std::uint64_t shared_atomic_requests = 0, shared_atomic_wavefronts = 0, shared_ideal_wavefronts = 0;
     std::uint64_t global_load_requests = 0, global_load_sectors = 0;
-    std::uint64_t global_store_requests = 0, global_store_sectors = 0;
-    std::uint64_t request_lanes = 0, partial_requests = 0;
-    std::vector<std::string> races, uninitialized;  // the first hazards found, in words
-    std::uint64_t hazard_count = 0;
+    std::uint64_t global_store_requests = 0, global_store_sectors = 0, global_atomic_requests = 0;
+    std::uint64_t request_lanes = 0, partial_requests = 0, excess_warp_requests = 0;
+    std::uint64_t shared_epochs = 0, warps = 0;
+    std::vector<instruction_row> instructions;  // places: the student's only
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(version_counters, version, kernel, launches, warp_shuffles, barriers,
-                                   shared_load_requests, shared_load_wavefronts, shared_store_requests,
-                                   shared_store_wavefronts, global_load_requests, global_load_sectors,
-                                   global_store_requests, global_store_sectors, request_lanes, partial_requests, races,
-                                   uninitialized, hazard_count)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(version_counters, version, kernel, problem, elements, launches, warp_shuffles,
+                                   barriers, shared_load_requests, shared_load_wavefronts, shared_store_requests,
+                                   shared_store_wavefronts, shared_atomic_requests, shared_atomic_wavefronts,
+                                   shared_ideal_wavefronts, global_load_requests, global_load_sectors,
+                                   global_store_requests, global_store_sectors, global_atomic_requests, request_lanes,
+                                   partial_requests, excess_warp_requests, shared_epochs, warps, instructions)
+
+// The shared-memory hazards the emulator found in every launch of a part's correctness
+// cases (the first few, in words, and how many distinct ones in all).
+struct hazard_findings {
+    std::vector<std::string> races, uninitialized;
+    std::uint64_t count = 0;
+    int cases = 0;  // the traced cases they were looked for in
+};
+
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hazard_findings, races, uninitialized, count, cases)
 
 struct part_result {
     std::string id;
@@ -124,11 +153,13 @@ struct part_result {
     // check that decided it with its message, for the reports.
     check_penalty penalty = check_penalty::none;
     std::string penalty_reason;
-    // The CPU emulator's counters of the part's versions (student, reference, baseline) on
-    // one input (`counters_problem`), which its technique checks read; empty on a GPU.
+    // The CPU emulator's counters of the part's versions (baseline, reference, student) on
+    // each problem drawn for this grade (`counters_problems`), which its technique checks
+    // read, and the hazards of all its cases; empty on a GPU.
     std::vector<version_counters> counters;
-    std::string counters_problem;
-    std::string counters_error;  // why there are none, or the student's traced run was wrong
+    std::string counters_problems;
+    hazard_findings hazards;
+    std::string counters_error;  // why there are none
     double score() const { return correctness_points + performance_points; }
     double max_points() const { return correctness_max + performance_max; }
 };

@@ -1,6 +1,10 @@
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <map>
+#include <random>
 #include <set>
+#include <sstream>
 
 #include <fmt/format.h>
 
@@ -27,6 +31,102 @@ std::string lab_file_line(const session& s, const std::string& hex) {
     return run.exited_normally() && run.exit_code == 0 ? line_in_file(run.output_tail, "kernels.cu") : "";
 }
 
+// The problems whose counters this grade's technique checks read: `draws` of the random
+// cases of at least min_elements input floats (the large ones included), drawn afresh
+// from the grade's seed, so that no input a kernel can recognise decides a check.
+counters_request draw_counted_problems(const policy& pol, std::uint64_t seed) {
+    std::mt19937_64 rng(seed ^ 0x636f756e74657273ull);
+    const auto draw = [&](std::vector<std::uint64_t> pool, std::uint64_t floats_each) {
+        std::vector<std::uint64_t> keep;
+        for (auto n : pool)
+            if (n * floats_each >= pol.counters_min_elements) keep.push_back(n);
+        std::sort(keep.begin(), keep.end());
+        keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+        std::shuffle(keep.begin(), keep.end(), rng);
+        keep.resize(std::min<std::size_t>(keep.size(), static_cast<std::size_t>(pol.counters_draws)));
+        return keep;
+    };
+    counters_request r;
+    std::vector<std::uint64_t> sizes(pol.sizes_emulated.begin(), pol.sizes_emulated.end());
+    sizes.insert(sizes.end(), pol.large_sizes_emulated.begin(), pol.large_sizes_emulated.end());
+    r.sizes = draw(sizes, 1);
+    std::vector<std::uint64_t> records(pol.record_sizes_emulated.begin(), pol.record_sizes_emulated.end());
+    records.insert(records.end(), pol.large_record_sizes_emulated.begin(), pol.large_record_sizes_emulated.end());
+    r.record_sizes = draw(records, 8);  // lab 5's records of 8 floats
+    std::vector<std::string> shapes;
+    for (const auto& shape : pol.shapes_emulated) {
+        unsigned rows = 0, cols = 0;  // load_policy checked the form
+        if (std::sscanf(shape.c_str(), "%ux%u", &rows, &cols) == 2 &&
+            std::uint64_t{rows} * cols >= pol.counters_min_elements)
+            shapes.push_back(shape);
+    }
+    std::shuffle(shapes.begin(), shapes.end(), rng);
+    shapes.resize(std::min<std::size_t>(shapes.size(), static_cast<std::size_t>(pol.counters_draws)));
+    r.shapes = shapes;
+    return r;
+}
+
+// The lines of many addresses in one run of addr2line ("-a" heads each one's frames with
+// the address itself): a part's instructions, which the counters name.
+std::map<std::string, std::string> lab_file_lines(const session& s, const std::vector<std::string>& hexes) {
+    std::map<std::string, std::string> out;
+    static const std::string tool = find_tool("addr2line");
+    if (tool.empty() || hexes.empty()) return out;
+    std::vector<std::string> argv{tool, "-e", s.worker, "-a", "-i"};
+    for (const auto& h : hexes)
+        if (h.rfind("0x", 0) == 0) argv.push_back(h);
+    worker_limits limits;
+    limits.quiet_seconds = limits.total_seconds = 20;
+    limits.output_counts_as_activity = true;
+    const worker_run run = run_worker(argv, limits);
+    if (!run.exited_normally() || run.exit_code != 0) return out;
+    std::istringstream lines(run.output_tail);
+    std::string current, frames;
+    const auto close = [&] {
+        if (!current.empty()) out[current] = line_in_file(frames, "kernels.cu");
+        frames.clear();
+    };
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("0x", 0) == 0 && line.find(':') == std::string::npos) {
+            close();
+            // addr2line pads the address to 16 digits: key it as the worker wrote it.
+            std::size_t first = 2;
+            while (first + 1 < line.size() && line[first] == '0') ++first;
+            current = "0x" + line.substr(first);
+        } else {
+            frames += line + "\n";
+        }
+    }
+    close();
+    return out;
+}
+
+// Gives the student's instructions their lines, and the hazards theirs.
+void place_counters(const session& s, counters_event& counted) {
+    static const std::string open = " [at exe+";
+    std::vector<std::string> hexes;
+    for (const auto& v : counted.versions)
+        for (const auto& row : v.instructions)
+            if (v.version == "student" && row.place.rfind(open, 0) == 0) hexes.push_back(row.place.substr(open.size(), row.place.size() - open.size() - 1));
+    std::sort(hexes.begin(), hexes.end());
+    hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end());
+    const auto lines = lab_file_lines(s, hexes);
+    const auto resolve = [&](const std::string& hex) {
+        const auto it = lines.find(hex);
+        return it != lines.end() ? it->second : lab_file_line(s, hex);
+    };
+    for (auto& v : counted.versions)
+        for (auto& row : v.instructions) {
+            const auto it = v.version == "student" && row.place.rfind(open, 0) == 0
+                                ? lines.find(row.place.substr(open.size(), row.place.size() - open.size() - 1))
+                                : lines.end();
+            row.place = it == lines.end() ? "" : it->second;
+        }
+    for (auto* found : {&counted.hazards.races, &counted.hazards.uninitialized})
+        for (auto& message : *found) message = place_code(message, resolve);
+    counted.error = place_code(counted.error, resolve);
+}
+
 correctness_request request_of(const session& s) {
     const bool emulated = !s.gpu();
     correctness_request r;
@@ -41,7 +141,7 @@ correctness_request request_of(const session& s) {
     if (emulated) {
         r.large_sizes.assign(s.pol.large_sizes_emulated.begin(), s.pol.large_sizes_emulated.end());
         r.large_record_sizes.assign(s.pol.large_record_sizes_emulated.begin(), s.pol.large_record_sizes_emulated.end());
-        r.counters = s.pol.emulated_counters;
+        r.counters = draw_counted_problems(s.pol, s.seed);
     }
     return r;
 }
@@ -79,15 +179,13 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 records[rec.part].push_back(rec);
             } else if (is_event<counters_event>(ev)) {
                 auto counted = ev.get<counters_event>();
-                // Hazards name their places as code addresses, like faults: make them lines.
-                for (auto& v : counted.versions)
-                    for (auto* found : {&v.races, &v.uninitialized})
-                        for (auto& message : *found)
-                            message = place_code(message, [&](const std::string& hex) { return lab_file_line(s, hex); });
+                // Hazards and instructions name their places as code addresses, like
+                // faults: make them lines.
+                place_counters(s, counted);
                 results[counted.part].counters = std::move(counted.versions);
-                results[counted.part].counters_problem = counted.problem;
-                results[counted.part].counters_error = place_code(
-                    counted.error, [&](const std::string& hex) { return lab_file_line(s, hex); });
+                results[counted.part].counters_problems = counted.problems;
+                results[counted.part].hazards = std::move(counted.hazards);
+                results[counted.part].counters_error = std::move(counted.error);
             } else if (is_event<part_correctness_event>(ev)) {
                 const auto verdict = ev.get<part_correctness_event>();
                 auto& c = results[verdict.part].correctness;

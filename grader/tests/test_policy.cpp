@@ -31,7 +31,9 @@ TEST_CASE("the built-in defaults parse and hold the documented values") {
     CHECK(p.sizes.back() == 33554432u);
     CHECK(p.sizes_emulated.size() == 12);
     CHECK(p.large_sizes_emulated == std::vector<std::size_t>{4194311u});  // past 2^22: a dropped tail shows
-    CHECK(p.emulated_counters.n == 65536u);
+    CHECK(p.counters_draws == 2);
+    CHECK(p.counters_min_elements == 1000u);
+    CHECK(p.max_excess_wavefronts == 0.05);
     CHECK(p.lab("lab2").emulated_checks.at("B") == std::vector<std::string>{"no_divergence", "bank_wavefronts"});
     CHECK(p.emulated_performance == "omit");
     CHECK(p.lab("lab1").points == 100.0);

@@ -5,7 +5,7 @@
 using namespace course;
 
 TEST_CASE("a job travels as JSON and back unchanged") {
-    const correctness_request request{{"A", "B"}, 7, 3.0, {"random", "ones"}, {1, 33}, {5}, {"31x33"}, {4194311}, {}, counters_request{65536, 1024, "64x64"}};
+    const correctness_request request{{"A", "B"}, 7, 3.0, {"random", "ones"}, {1, 33}, {5}, {"31x33"}, {4194311}, {}, counters_request{{65536}, {1024}, {"64x64"}}};
     const worker_job job = correctness_job_of(request, sandbox_mode::relaxed);
     const nlohmann::json wire = job;
     CHECK(wire.at("command") == "correctness");
@@ -75,23 +75,33 @@ TEST_CASE("a hello names the parts with their kernels") {
 }
 
 TEST_CASE("the emulator's counters travel by version") {
-    counters_event counted{"B", "n=65536", {}, ""};
+    counters_event counted{"B", "n=65536", {}, {}, ""};
+    counted.hazards.races = {"thread 0 writes sdata[3] at line 12, thread 3 reads it at line 14"};
+    counted.hazards.cases = 52;
     version_counters yours;
     yours.version = "student";
     yours.kernel = "reduce_sequential";
     yours.shared_load_requests = 2048;
     yours.shared_load_wavefronts = 2048;
-    yours.races = {"thread 0 writes sdata[3] at line 12, thread 3 reads it at line 14"};
+    yours.problem = "n=65536";
+    yours.elements = 65536;
+    yours.instructions.push_back({" [at exe+0x1a2b]", true, "load", 4, 2048, 2048, 2048, 0, 65536});
     counted.versions.push_back(yours);
     const auto back = to_event(counted).get<counters_event>();
     REQUIRE(back.versions.size() == 1);
     CHECK(back.versions[0].shared_load_wavefronts == 2048);
-    CHECK(back.versions[0].races.size() == 1);
+    CHECK(back.versions[0].elements == 65536);
+    REQUIRE(back.versions[0].instructions.size() == 1);
+    CHECK(back.versions[0].instructions[0].place == " [at exe+0x1a2b]");
+    CHECK(back.versions[0].instructions[0].op == "load");
+    CHECK(back.hazards.races.size() == 1);
+    CHECK(back.hazards.cases == 52);
     const worker_job job = nlohmann::json(correctness_job_of({{"A"}, 1, 3.0, {"random"}, {33}, {}, {}, {}, {},
-                                                               counters_request{65536, 1024, "64x64"}}))
+                                                               counters_request{{65536, 4194311}, {1024}, {"64x64"}}}))
                                .get<worker_job>();
     REQUIRE(job.correctness->counters);
-    CHECK(job.correctness->counters->n == 65536);
+    CHECK(job.correctness->counters->sizes == std::vector<std::uint64_t>{65536, 4194311});
+    CHECK(job.correctness->counters->shapes == std::vector<std::string>{"64x64"});
 }
 
 TEST_CASE("a correctness worker's ready names its parts, and is not a timing worker's") {

@@ -80,6 +80,7 @@ void run_case(const std::string& input, const std::string& size, std::uint64_t n
     rec.input = input;
     rec.size = size;
     rec.n = n;
+    if (g_job->after_case) g_job->after_case(input, size);
     events().emit(case_end_event{rec});
     ++g_summary.cases;
     if (!rec.ok) ++g_summary.failed;

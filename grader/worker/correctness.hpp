@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct correctness_job {
     std::vector<input_kind> inputs;   // reduction inputs
     std::uint64_t seed = 0;
     double tolerance_c = 0;
+    // The emulator: called after every case, whatever its end, with its input kind and
+    // size words, to read what the case's launches did (worker/counters.hpp).
+    std::function<void(const std::string& input, const std::string& size)> after_case;
 };
 
 struct correctness_summary {

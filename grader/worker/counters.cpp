@@ -1,5 +1,7 @@
 #include "worker/counters.hpp"
 
+#include <algorithm>
+
 #include "course/cuda_check.hpp"
 #include "emu/emu_stats.hpp"
 #include "worker/executor.hpp"
@@ -10,15 +12,22 @@ namespace course {
 
 namespace {
 
-const char* const version_names[3] = {"baseline", "reference", "student"};
+constexpr std::size_t hazards_kept = 4;
+// The naive baseline is shown beside the others, never judged: counted on the drawn
+// problems up to this many input floats only, where it costs little time.
+constexpr std::uint64_t baseline_counted_up_to = std::uint64_t{1} << 22;
+
+const char* op_name(std::uint8_t op) { return op == 2 ? "atomic" : op == 1 ? "store" : "load"; }
 
 // Everything the launches since the last reset did, summed over their kernel names (a
 // part may launch more than one kernel, and every pass of a reduction counts).
-version_counters summed(const std::string& version, const std::string& kernel) {
+version_counters summed(const std::map<std::string, emu::kernel_stats>& stats, const std::string& version,
+                        const std::string& kernel) {
     version_counters v;
     v.version = version;
     v.kernel = kernel;
-    for (const auto& [name, s] : executor_launch_stats()) {
+    std::map<std::string, instruction_row> rows;
+    for (const auto& [name, s] : stats) {
         v.launches += s.launches;
         v.warp_shuffles += s.warp_shuffles;
         const emu::memory_counters& m = s.memory;
@@ -27,15 +36,33 @@ version_counters summed(const std::string& version, const std::string& kernel) {
         v.shared_load_wavefronts += m.shared_load_wavefronts;
         v.shared_store_requests += m.shared_store_requests;
         v.shared_store_wavefronts += m.shared_store_wavefronts;
+        v.shared_atomic_requests += m.shared_atomic_requests;
+        v.shared_atomic_wavefronts += m.shared_atomic_wavefronts;
+        v.shared_ideal_wavefronts += m.shared_ideal_wavefronts;
         v.global_load_requests += m.global_load_requests;
         v.global_load_sectors += m.global_load_sectors;
         v.global_store_requests += m.global_store_requests;
         v.global_store_sectors += m.global_store_sectors;
+        v.global_atomic_requests += m.global_atomic_requests;
         v.request_lanes += m.request_lanes;
         v.partial_requests += m.partial_requests;
-        v.hazard_count += s.hazard_count;
-        for (const auto& h : s.hazards) (h.kind == "race" ? v.races : v.uninitialized).push_back(h.message);
+        v.excess_warp_requests += m.excess_warp_requests;
+        v.shared_epochs = std::max(v.shared_epochs, m.shared_epochs);
+        v.warps += m.warps;
+        for (const auto& [place, c] : s.instructions) {
+            instruction_row& r = rows[place];
+            r.place = place;
+            r.shared = c.shared != 0;
+            r.op = op_name(c.op);
+            r.width = std::max<unsigned>(r.width, c.width);
+            r.requests += c.requests;
+            r.cost += c.cost;
+            r.ideal += c.ideal;
+            r.excess_warps += c.excess_warps;
+            r.lanes += c.lanes;
+        }
     }
+    for (auto& [place, r] : rows) v.instructions.push_back(std::move(r));
     return v;
 }
 
@@ -53,35 +80,89 @@ struct tracing_on {
     tracing_on& operator=(const tracing_on&) = delete;
 };
 
+// The size words of a drawn problem, as the correctness cases name their sizes.
+std::vector<std::string> drawn_sizes(const part& p, const counters_request& drawn) {
+    std::vector<std::string> out;
+    if (p.kind == part_kind::transpose) return drawn.shapes;
+    for (const auto n : p.kind == part_kind::reduction ? drawn.sizes : drawn.record_sizes)
+        out.push_back("n=" + std::to_string(n));
+    return out;
+}
+
+std::uint64_t elements_of(const part& p, const std::string& size) {
+    if (p.kind == part_kind::transpose) {
+        unsigned rows = 0, cols = 0;
+        return parse_shape(size, rows, cols) ? std::uint64_t{rows} * cols : 0;
+    }
+    return std::stoull(size.substr(2)) * p.record_len;
+}
+
 }  // namespace
 
-counters_event count_versions(const part* const versions[3], const counters_request& request, std::uint64_t seed,
-                              double tolerance_c) {
-    const part& student = *versions[2];
-    problem_size size;
-    size.n = request.n;
-    size.records = request.records;
-    if (!parse_shape(request.shape, size.rows, size.cols)) throw std::invalid_argument("bad shape " + request.shape);
-    const auto prob = make_problem(student.kind, size, versions, tolerance_c,
-                                   make_problem_inputs(student.kind, size, student.record_len, seed, std::nullopt));
-    counters_event out{student.id, prob->label(), {}, ""};
-    for (int k = 0; k < 3; ++k) {
-        prob->prepare_run();
+case_tracer::case_tracer(const part& student, const counters_request& drawn) : part_(student), drawn_(drawn) {}
+
+void case_tracer::after_case(const std::string& input, const std::string& size) {
+    std::map<std::string, emu::kernel_stats> stats;
+    try {
+        stats = executor_launch_stats();
         executor_reset_launch_stats();
-        {
-            tracing_on tracing;
-            prob->run(*versions[k]);
-            CUDA_CHECK(cudaDeviceSynchronize());
+    } catch (const std::exception&) {
+        return;  // the executor is gone: the case already says why
+    }
+    ++hazards.cases;
+    for (const auto& [name, s] : stats) {
+        if (name == part_.kernel) warp_shuffles += s.warp_shuffles;
+        hazards.count = std::max(hazards.count, s.hazard_count);
+        for (const auto& h : s.hazards) {
+            auto& list = h.kind == "race" ? hazards.races : hazards.uninitialized;
+            const std::string said = h.message + " (" + input + " input, " + size + ")";
+            const bool known = std::any_of(list.begin(), list.end(), [&](const std::string& m) {
+                return m.compare(0, h.message.size(), h.message) == 0;
+            });
+            if (!known && list.size() < hazards_kept) list.push_back(said);
         }
-        out.versions.push_back(summed(version_names[k], versions[k]->kernel));
-        if (k == 2) {
-            const case_record rec = prob->check_last(*versions[k]);
-            if (!rec.ok)
-                out.error = "your kernel gave a wrong result in the traced run (" + prob->label() + "): " +
-                            (rec.detail.empty() ? "expected " + std::to_string(rec.expected) + ", got " +
-                                                      std::to_string(rec.got)
-                                                : rec.detail);
+    }
+    if (input != to_string(input_kind::random) || student.count(size) != 0) return;
+    const auto wanted = drawn_sizes(part_, drawn_);
+    if (std::find(wanted.begin(), wanted.end(), size) == wanted.end()) return;
+    version_counters v = summed(stats, "student", part_.kernel);
+    v.problem = size;
+    v.elements = elements_of(part_, size);
+    student[size] = std::move(v);
+}
+
+counters_event count_versions(const part* const versions[3], const counters_request& drawn,
+                              const case_tracer& traced, std::uint64_t seed, double tolerance_c) {
+    const part& student = *versions[2];
+    counters_event out{student.id, "", {}, traced.hazards, ""};
+    for (const std::string& size : drawn_sizes(student, drawn)) {
+        const auto mine = traced.student.find(size);
+        if (mine == traced.student.end()) continue;  // its case did not run to the end
+        problem_size ps;
+        if (student.kind == part_kind::transpose) {
+            if (!parse_shape(size, ps.rows, ps.cols)) throw std::invalid_argument("bad shape " + size);
+        } else {
+            (student.kind == part_kind::reduction ? ps.n : ps.records) = std::stoull(size.substr(2));
         }
+        const auto prob = make_problem(student.kind, ps, versions, tolerance_c,
+                                       make_problem_inputs(student.kind, ps, student.record_len, seed, std::nullopt));
+        const char* const names[2] = {"baseline", "reference"};
+        for (int k = 0; k < 2; ++k) {
+            if (k == 0 && mine->second.elements > baseline_counted_up_to) continue;
+            prob->prepare_run();
+            executor_reset_launch_stats();
+            {
+                tracing_on tracing;
+                prob->run(*versions[k]);
+                CUDA_CHECK(cudaDeviceSynchronize());
+            }
+            version_counters v = summed(executor_launch_stats(), names[k], versions[k]->kernel);
+            v.problem = size;
+            v.elements = mine->second.elements;
+            out.versions.push_back(std::move(v));
+        }
+        out.versions.push_back(mine->second);
+        out.problems += (out.problems.empty() ? "" : ", ") + size;
     }
     executor_reset_launch_stats();
     return out;

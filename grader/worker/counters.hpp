@@ -1,16 +1,36 @@
 #pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+
 #include "core/protocol.hpp"
 #include "worker/part.hpp"
 
 namespace course {
 
-// The CPU emulator only: runs each version of a part (the student's, the reference's and
-// the naive baseline's) once on one input, traced, and returns what the emulator counted
-// for each: shared and global memory requests, bank-conflict wavefronts, sectors, partial
-// warps, barriers, shuffles, and the hazards it found (races, reads of unwritten shared
-// memory). The supervisor's technique checks compare the student's with the others'.
-// The student's traced run is checked like a correctness case: a wrong result sets `error`.
-counters_event count_versions(const part* const versions[3], const counters_request& request, std::uint64_t seed,
-                              double tolerance_c);
+// The CPU emulator only. Every correctness case of the student's version runs traced; after
+// each, the tracer reads what its launches did and clears it: the shared-memory hazards of
+// every launch, the shuffles the part's kernel executed, and, for the problems drawn for
+// this grade (counters_request), the student's counters there.
+class case_tracer {
+public:
+    case_tracer(const part& student, const counters_request& drawn);
+    // After a case of `input` and `size` ("n=4097", "257x129") has run, whatever its end.
+    void after_case(const std::string& input, const std::string& size);
+
+    hazard_findings hazards;
+    std::uint64_t warp_shuffles = 0;  // by the part's kernel, in every case
+    std::map<std::string, version_counters> student;  // by size words, the drawn problems only
+
+private:
+    const part& part_;
+    counters_request drawn_;
+};
+
+// Runs the baseline's and the reference's versions of a part once on each problem the
+// tracer holds the student's counters for, traced, and returns all three versions'
+// counters per problem (baseline, reference, student), with the hazards of every case.
+counters_event count_versions(const part* const versions[3], const counters_request& drawn,
+                              const case_tracer& traced, std::uint64_t seed, double tolerance_c);
 
 }  // namespace course

@@ -25,15 +25,33 @@ namespace emu {
 void to_json(nlohmann::json& j, const memory_counters& m) {
     j = {m.shared_load_requests,  m.shared_load_wavefronts, m.shared_store_requests, m.shared_store_wavefronts,
          m.global_load_requests,  m.global_load_sectors,    m.global_store_requests, m.global_store_sectors,
-         m.request_lanes,         m.partial_requests,       m.barriers};
+         m.request_lanes,         m.partial_requests,       m.barriers,
+         m.shared_atomic_requests, m.shared_atomic_wavefronts, m.global_atomic_requests,
+         m.shared_ideal_wavefronts, m.excess_warp_requests, m.shared_epochs, m.warps};
 }
 void from_json(const nlohmann::json& j, memory_counters& m) {
     std::uint64_t* f[] = {&m.shared_load_requests, &m.shared_load_wavefronts, &m.shared_store_requests,
                           &m.shared_store_wavefronts, &m.global_load_requests, &m.global_load_sectors,
                           &m.global_store_requests, &m.global_store_sectors, &m.request_lanes,
-                          &m.partial_requests, &m.barriers};
+                          &m.partial_requests, &m.barriers, &m.shared_atomic_requests,
+                          &m.shared_atomic_wavefronts, &m.global_atomic_requests, &m.shared_ideal_wavefronts,
+                          &m.excess_warp_requests, &m.shared_epochs, &m.warps};
     if (!j.is_array() || j.size() != std::size(f)) throw std::invalid_argument("bad memory counters");
     for (std::size_t i = 0; i < std::size(f); ++i) *f[i] = j.at(i).get<std::uint64_t>();
+}
+void to_json(nlohmann::json& j, const instruction_counters& c) {
+    j = {c.shared, c.op, c.width, c.requests, c.cost, c.ideal, c.excess_warps, c.lanes};
+}
+void from_json(const nlohmann::json& j, instruction_counters& c) {
+    if (!j.is_array() || j.size() != 8) throw std::invalid_argument("bad instruction counters");
+    c.shared = j.at(0).get<std::uint8_t>();
+    c.op = j.at(1).get<std::uint8_t>();
+    c.width = j.at(2).get<std::uint8_t>();
+    c.requests = j.at(3).get<std::uint64_t>();
+    c.cost = j.at(4).get<std::uint64_t>();
+    c.ideal = j.at(5).get<std::uint64_t>();
+    c.excess_warps = j.at(6).get<std::uint64_t>();
+    c.lanes = j.at(7).get<std::uint64_t>();
 }
 void to_json(nlohmann::json& j, const hazard& h) { j = {{"kind", h.kind}, {"message", h.message}}; }
 void from_json(const nlohmann::json& j, hazard& h) {
@@ -42,7 +60,8 @@ void from_json(const nlohmann::json& j, hazard& h) {
 }
 void to_json(nlohmann::json& j, const kernel_stats& s) {
     j = {{"launches", s.launches}, {"warp_shuffles", s.warp_shuffles}, {"traced", s.traced},
-         {"memory", s.memory},     {"hazards", s.hazards},             {"hazard_count", s.hazard_count}};
+         {"memory", s.memory},     {"hazards", s.hazards},             {"hazard_count", s.hazard_count},
+         {"instructions", s.instructions}};
 }
 void from_json(const nlohmann::json& j, kernel_stats& s) {
     s.launches = j.at("launches").get<std::uint64_t>();
@@ -51,6 +70,7 @@ void from_json(const nlohmann::json& j, kernel_stats& s) {
     s.memory = j.at("memory").get<memory_counters>();
     s.hazards = j.at("hazards").get<std::vector<hazard>>();
     s.hazard_count = j.at("hazard_count").get<std::uint64_t>();
+    s.instructions = j.at("instructions").get<std::map<std::string, instruction_counters>>();
 }
 
 namespace memory {

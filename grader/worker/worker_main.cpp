@@ -78,12 +78,14 @@ std::vector<const part*> select_parts(const lab_parts& parts, const std::vector<
 using versions_of_part = std::function<std::array<const part*, 3>(const part&)>;
 
 #if defined(COURSE_EMULATE)
-// After a part's cases: its versions counted in one traced run each. It always answers
-// with a counters event, which closes the part: with the reason when there are none.
+// After a part's cases: the reference and baseline counted on the drawn problems beside
+// the student's cases there. It always answers with a counters event, which closes the
+// part: with the reason when there are none.
 void emit_counters(const part& p, const versions_of_part& versions_of, const counters_request& request,
-                   std::uint64_t seed, double tolerance_c, const correctness_summary& cases) {
+                   const case_tracer& traced, std::uint64_t seed, double tolerance_c,
+                   const correctness_summary& cases) {
     const auto versions = versions_of(p);
-    counters_event none{p.id, "", {}, ""};
+    counters_event none{p.id, "", {}, traced.hazards, ""};
     if (cases.sticky) {
         none.error = "not counted: the part's cases ended with an error that leaves nothing to run on";
     } else if (cases.hung) {
@@ -92,10 +94,10 @@ void emit_counters(const part& p, const versions_of_part& versions_of, const cou
         none.error = "not counted: the part has no reference";
     } else {
         try {
-            events().emit(count_versions(versions.data(), request, seed, tolerance_c));
+            events().emit(count_versions(versions.data(), request, traced, seed, tolerance_c));
             return;
         } catch (const std::exception& e) {
-            none.error = std::string("the traced run of your kernel failed: ") + e.what();
+            none.error = std::string("the traced run of the reference failed: ") + e.what();
         }
     }
     try {
@@ -121,24 +123,31 @@ int run_correctness_phase(const std::vector<const part*>& parts, correctness_job
     for (const part* p : parts) {
         job.target = p;
 #if defined(COURSE_EMULATE)
-        if (executor_running()) executor_reset_launch_stats();
+        // Every case traced: hazards in every launch, the counters where the draw fell.
+        case_tracer traced(*p, counters ? *counters : counters_request{});
+        if (executor_running()) {
+            executor_reset_launch_stats();
+            executor_set_tracing(true);
+            job.after_case = [&](const std::string& input, const std::string& size) { traced.after_case(input, size); };
+        }
 #endif
         const correctness_summary s = run_correctness(job);
         part_correctness_event verdict{p->id, s.passed, s.cases, s.failed, s.sticky, std::nullopt};
 #if defined(COURSE_EMULATE)
-        // Only this part's kernel ran since the reset: the emulator's answer to the
-        // uses_shuffle check, which on a GPU reads the SASS instead.
+        job.after_case = nullptr;
         if (executor_running()) {
-            const auto stats = executor_launch_stats();
-            const auto it = stats.find(p->kernel);
-            verdict.warp_shuffles = it == stats.end() ? 0 : it->second.warp_shuffles;
-        } else {
-            verdict.warp_shuffles = 0;
+            try {
+                executor_set_tracing(false);
+            } catch (const executor_lost&) {
+                // The counters event below says what is missing.
+            }
         }
+        // The emulator's answer to the uses_shuffle check (a GPU reads the SASS instead).
+        verdict.warp_shuffles = traced.warp_shuffles;
 #endif
         events().emit(verdict);
 #if defined(COURSE_EMULATE)
-        if (counters) emit_counters(*p, versions_of, *counters, job.seed, job.tolerance_c, s);
+        if (counters) emit_counters(*p, versions_of, *counters, traced, job.seed, job.tolerance_c, s);
         // The process that ran the kernels is gone: the supervisor starts a new worker for
         // the parts that are left, as after a sticky CUDA error.
         if (!executor_running()) return exit_sticky;
