@@ -80,4 +80,9 @@ void reset_launch_stats();
 void set_tracing(bool on);
 bool tracing();
 
+// Off by default. On: every warp shuffle hands its lanes a changed value (the lowest bit
+// of the exponent of a float, a bit of an integer, flipped), so that the grader can ask
+// whether a kernel's shuffles carry its result (grader/worker/counters.cpp).
+void set_perturb_shuffles(bool on);
+
 }  // namespace emu

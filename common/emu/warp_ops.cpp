@@ -7,6 +7,8 @@
 namespace emu::detail {
 namespace {
 
+bool g_perturb_shuffles = false;
+
 bool is_shuffle(warp_op_kind k) {
     return k == warp_op_kind::shfl_idx || k == warp_op_kind::shfl_up || k == warp_op_kind::shfl_down ||
            k == warp_op_kind::shfl_xor;
@@ -54,6 +56,8 @@ void complete(warp_op_slot& slot, unsigned warp) {
             const unsigned src = source_lane(op.kind, l, t.arg, slot.width);
             if (!(op.mask >> src & 1u)) throw kernel_error(diag::shuffle_reads_outside_mask(where(t), op, src));
             t.result = b.threads[base + src].value;
+            // 32-bit values (float, int) in the low word: bit 23; 64-bit ones: bit 52.
+            if (g_perturb_shuffles) t.result ^= t.result >> 32 == 0 ? std::uint64_t{1} << 23 : std::uint64_t{1} << 52;
         }
         }
     }
@@ -119,4 +123,8 @@ unsigned activemask() {
     return w.exists & ~w.exited;
 }
 
+}  // namespace emu
+
+namespace emu {
+void set_perturb_shuffles(bool on) { detail::g_perturb_shuffles = on; }
 }  // namespace emu

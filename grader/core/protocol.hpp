@@ -177,6 +177,10 @@ struct counters_event {
     std::string part, problems;
     std::vector<version_counters> versions;
     hazard_findings hazards;
+    // The student's kernel run once more with every shuffle's value changed: "changed"
+    // (its result moved: the shuffles carry it), "unchanged" (still right: decoys), or
+    // "" (not run: no shuffles, or no problem to run it on).
+    std::string shuffles_perturbed;
     std::string error;
 };
 
@@ -275,7 +279,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(case_begin_event, part, input, size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(case_end_event, record)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(part_correctness_event, part, passed, cases, failed, sticky, warp_shuffles)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_begin_event, part)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_event, part, problems, versions, hazards, error)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_event, part, problems, versions, hazards, shuffles_perturbed, error)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_ready_event, parts)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_ready_event, parts)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timed_kernel, role, kernel, ms)

@@ -159,7 +159,8 @@ struct part_result {
     std::vector<version_counters> counters;
     std::string counters_problems;
     hazard_findings hazards;
-    std::string counters_error;  // why there are none
+    std::string shuffles_perturbed;  // counters_event's word
+    std::string counters_error;      // why there are none
     double score() const { return correctness_points + performance_points; }
     double max_points() const { return correctness_max + performance_max; }
 };

@@ -78,7 +78,7 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
         auto& checks = results[p.id].checks;
         if (wanted("uses_shuffle")) {
             checks.push_back(s.gpu() ? check_uses_shuffle(s.student_object, mangled_prefix(ns, p.kernel), p.kernel)
-                                     : check_emulated_shuffles(p.kernel, results[p.id].correctness));
+                                     : check_emulated_shuffles(p.kernel, results[p.id]));
         }
         if (!s.gpu()) {
             emulated_checks(s, p, checks, results[p.id]);

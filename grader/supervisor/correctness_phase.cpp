@@ -185,6 +185,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 results[counted.part].counters = std::move(counted.versions);
                 results[counted.part].counters_problems = counted.problems;
                 results[counted.part].hazards = std::move(counted.hazards);
+                results[counted.part].shuffles_perturbed = counted.shuffles_perturbed;
                 results[counted.part].counters_error = std::move(counted.error);
             } else if (is_event<part_correctness_event>(ev)) {
                 const auto verdict = ev.get<part_correctness_event>();

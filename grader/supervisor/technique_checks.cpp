@@ -114,13 +114,19 @@ check_result check_uses_shuffle(const std::string& object, const std::string& pr
     return skipped("uses_shuffle", "no SASS for " + kernel + " in " + object);
 }
 
-check_result check_emulated_shuffles(const std::string& kernel, const correctness_result& correctness) {
+check_result check_emulated_shuffles(const std::string& kernel, const part_result& part) {
+    const correctness_result& correctness = part.correctness;
     if (!correctness.warp_shuffles)
         return skipped("uses_shuffle", "the emulated worker ended before it reported the warp shuffles of " + kernel);
+    const std::string seen =
+        "the emulator saw " + std::to_string(*correctness.warp_shuffles) + " warp shuffles executed by " + kernel;
+    if (*correctness.warp_shuffles > 0 && part.shuffles_perturbed == "unchanged")
+        return {"uses_shuffle", check_status::failed,
+                seen + ", but with every shuffle's value changed its result was still right: the shuffles carry "
+                       "nothing. Sum each warp's values with the shuffles themselves (the handout's part A)"};
     if (*correctness.warp_shuffles > 0)
         return {"uses_shuffle", check_status::passed,
-                "the emulator saw " + std::to_string(*correctness.warp_shuffles) + " warp shuffles executed by " +
-                    kernel};
+                seen + (part.shuffles_perturbed == "changed" ? "; its result depends on them" : "")};
     return {"uses_shuffle", check_status::failed,
             "the emulator saw no warp shuffle executed by " + kernel +
                 ": its warp-level steps must use __shfl_*_sync (a shuffle in another kernel does not count)"};

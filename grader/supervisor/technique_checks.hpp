@@ -29,8 +29,9 @@ check_result check_no_libraries(const std::string& source, const std::string& ob
 check_result check_uses_shuffle(const std::string& object, const std::string& prefix, const std::string& kernel);
 
 // CPU emulator: the graded kernel must have executed warp shuffles in its correctness
-// cases (the count the emulated worker reports with the part's verdict).
-check_result check_emulated_shuffles(const std::string& kernel, const correctness_result& correctness);
+// cases (the count the emulated worker reports with the part's verdict), and its result
+// must change when every shuffle's value does (counters_event::shuffles_perturbed).
+check_result check_emulated_shuffles(const std::string& kernel, const part_result& part);
 
 // The races check: the correctness cases of several parts, in one run of compute-sanitizer
 // racecheck (hazard reports), each hazard pinned on the part whose kernel it names. A

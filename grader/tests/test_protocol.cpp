@@ -75,7 +75,7 @@ TEST_CASE("a hello names the parts with their kernels") {
 }
 
 TEST_CASE("the emulator's counters travel by version") {
-    counters_event counted{"B", "n=65536", {}, {}, ""};
+    counters_event counted{"B", "n=65536", {}, {}, "", ""};
     counted.hazards.races = {"thread 0 writes sdata[3] at line 12, thread 3 reads it at line 14"};
     counted.hazards.cases = 52;
     version_counters yours;

@@ -66,6 +66,20 @@ version_counters summed(const std::map<std::string, emu::kernel_stats>& stats, c
     return v;
 }
 
+// Shuffles perturbed for one scope, as they were again whatever happens.
+struct perturbed_shuffles {
+    perturbed_shuffles() { executor_set_perturb_shuffles(true); }
+    ~perturbed_shuffles() {
+        try {
+            executor_set_perturb_shuffles(false);
+        } catch (const std::exception&) {
+            // An executor that is gone perturbs nothing.
+        }
+    }
+    perturbed_shuffles(const perturbed_shuffles&) = delete;
+    perturbed_shuffles& operator=(const perturbed_shuffles&) = delete;
+};
+
 // Tracing on for one scope, off again whatever happens.
 struct tracing_on {
     tracing_on() { executor_set_tracing(true); }
@@ -134,7 +148,7 @@ void case_tracer::after_case(const std::string& input, const std::string& size) 
 counters_event count_versions(const part* const versions[3], const counters_request& drawn,
                               const case_tracer& traced, std::uint64_t seed, double tolerance_c) {
     const part& student = *versions[2];
-    counters_event out{student.id, "", {}, traced.hazards, ""};
+    counters_event out{student.id, "", {}, traced.hazards, "", ""};
     for (const std::string& size : drawn_sizes(student, drawn)) {
         const auto mine = traced.student.find(size);
         if (mine == traced.student.end()) continue;  // its case did not run to the end
@@ -163,6 +177,20 @@ counters_event count_versions(const part* const versions[3], const counters_requ
         }
         out.versions.push_back(mine->second);
         out.problems += (out.problems.empty() ? "" : ", ") + size;
+        if (traced.warp_shuffles > 0 && out.shuffles_perturbed.empty()) {
+            // Right with every shuffle's value changed: the shuffles carried nothing.
+            prob->prepare_run();
+            try {
+                perturbed_shuffles perturbed;
+                prob->run(student);
+                CUDA_CHECK(cudaDeviceSynchronize());
+                out.shuffles_perturbed = prob->check_last(student).ok ? "unchanged" : "changed";
+            } catch (const executor_lost&) {
+                throw;
+            } catch (const std::exception&) {
+                out.shuffles_perturbed = "changed";  // it faulted: the values mattered
+            }
+        }
     }
     executor_reset_launch_stats();
     return out;

@@ -42,5 +42,6 @@ bool executor_running();
 std::map<std::string, emu::kernel_stats> executor_launch_stats();
 void executor_reset_launch_stats();
 void executor_set_tracing(bool on);
+void executor_set_perturb_shuffles(bool on);
 
 }  // namespace course

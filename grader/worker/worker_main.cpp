@@ -85,7 +85,7 @@ void emit_counters(const part& p, const versions_of_part& versions_of, const cou
                    const case_tracer& traced, std::uint64_t seed, double tolerance_c,
                    const correctness_summary& cases) {
     const auto versions = versions_of(p);
-    counters_event none{p.id, "", {}, traced.hazards, ""};
+    counters_event none{p.id, "", {}, traced.hazards, "", ""};
     if (cases.sticky) {
         none.error = "not counted: the part's cases ended with an error that leaves nothing to run on";
     } else if (cases.hung) {
