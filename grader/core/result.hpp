@@ -161,6 +161,10 @@ struct part_result {
     hazard_findings hazards;
     std::string shuffles_perturbed;  // counters_event's word
     std::string counters_error;      // why there are none
+    // GPU grading only: how the part's cases went on the CPU emulator, whose counters the
+    // technique checks read there too: "passed", the first failure in words, or "" (the
+    // build has no emulated worker).
+    std::string emulator_verdict;
     double score() const { return correctness_points + performance_points; }
     double max_points() const { return correctness_max + performance_max; }
 };

@@ -94,13 +94,20 @@ std::vector<std::string> forbidden_library_uses(const std::string& source, const
         const std::string directive = i < directives.size() ? trimmed(directives[i]) : "";
         const std::string text = i < code.size() ? code[i] : "";
         for (const auto& c : compiled_rules) {
-            bool hit = false;
+            bool hit = false, included = false;
             if (c.include && !directive.empty() && directive[0] == '#') {
                 for (std::sregex_iterator m(directive.begin(), directive.end(), header_name), e; m != e && !hit; ++m)
                     hit = std::regex_search((*m)[1].str(), *c.include);
+                included = hit;
             }
             if (!hit && c.code) hit = std::regex_search(text, *c.code);
-            if (hit) found.push_back(c.rule->name + ": line " + std::to_string(i + 1) + ": " + trimmed(raw[i]));
+            // The include counts by itself: a namespace alias or a macro could call into
+            // the library where no pattern sees it.
+            if (hit)
+                found.push_back(c.rule->name + ": line " + std::to_string(i + 1) + ": " + trimmed(raw[i]) +
+                                (included ? " (an include counts even when nothing from it is called: remove it if "
+                                            "you do not use it)"
+                                          : ""));
         }
     }
     int symbols = 0;

@@ -193,6 +193,14 @@ int guard_run::compile() {
     }
     std::error_code ignored;
     fs::remove(cc_.output, ignored);
+    // What the emulator lacks, where nvcc would compile the file: said in CUDA's words.
+    const bool static_shared = std::any_of(d.kept.begin(), d.kept.end(), [](const std::string& l) {
+        return l.find("duplicate 'static'") != std::string::npos;
+    });
+    if (backend_ == backend::emulated && static_shared)
+        std::cerr << o_.display << ": note: on the CPU emulator __shared__ already declares a static array (one per "
+                     "block), so `static __shared__` names static twice; write `__shared__` alone, which nvcc "
+                     "compiles to the same\n";
     const limit_hit hit = detect_limit(r.output_tail, r.term_signal, r.timed_out, source);
     if (hit != limit_hit::none) {
         std::cerr << o_.display << ": error: compiling kernels.cu " << limit_words(hit) << "\n";

@@ -51,13 +51,22 @@ void race_checks(const session& s, std::map<std::string, part_result>& results) 
 }
 
 // The emulator's checks of each part, from its counters: hazards, and the policy's
-// emulated_checks with the lab's bank_wavefronts.
+// emulated_checks with the lab's bank_wavefronts. On a GPU too, where racecheck already
+// judges the parts it runs on (race_check_parts).
 void emulated_checks(const session& s, const part_info& p, std::vector<check_result>& checks,
                      const part_result& result) {
     const lab_policy& lp = s.lab();
     const std::string& id = p.id;
+    if (s.gpu() && result.correctness.status == correctness_status::passed && result.emulator_verdict != "passed") {
+        checks.push_back({"traced_run", check_status::failed,
+                          "the same file on the CPU emulator, whose counters grade the technique on every backend, "
+                          "is not correct: " +
+                              result.emulator_verdict});
+        return;
+    }
     for (auto& c : traced_run_check(result)) checks.push_back(c);
-    for (auto& c : hazard_checks(result, p.kernel)) checks.push_back(c);
+    for (auto& c : hazard_checks(result, p.kernel))
+        if (!(s.gpu() && c.name == "races" && listed(lp.race_check_parts, id))) checks.push_back(c);
     std::vector<std::string> names;
     if (listed(lp.checks, "bank_wavefronts")) names.push_back("bank_wavefronts");
     if (const auto it = lp.emulated_checks.find(id); it != lp.emulated_checks.end())
@@ -76,20 +85,32 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
     const std::string ns = s.opt.lab + "_student";
     for (const auto& p : s.parts) {
         auto& checks = results[p.id].checks;
+        const bool emulated_too = s.gpu() && !results[p.id].emulator_verdict.empty();
         if (wanted("uses_shuffle")) {
-            checks.push_back(s.gpu() ? check_uses_shuffle(s.student_object, mangled_prefix(ns, p.kernel), p.kernel)
-                                     : check_emulated_shuffles(p.kernel, results[p.id]));
+            check_result c = s.gpu() ? check_uses_shuffle(s.student_object, mangled_prefix(ns, p.kernel), p.kernel)
+                                     : check_emulated_shuffles(p.kernel, results[p.id]);
+            if (emulated_too && c.status == check_status::passed && results[p.id].shuffles_perturbed == "unchanged")
+                c = {"uses_shuffle", check_status::failed,
+                     c.detail + ", but on the CPU emulator, with every shuffle's value changed, its result was still "
+                                "right: the shuffles carry nothing. Sum each warp's values with the shuffles "
+                                "themselves (the handout's part A)"};
+            checks.push_back(c);
         }
-        if (!s.gpu()) {
-            emulated_checks(s, p, checks, results[p.id]);
-        } else if (wanted("bank_wavefronts") || s.opt.profile) {
+        if (!s.gpu() || emulated_too) emulated_checks(s, p, checks, results[p.id]);
+        if (s.gpu() && (wanted("bank_wavefronts") || s.opt.profile)) {
             s.say("Nsight Compute counters: part " + p.id);
             // Alone on the GPU: Nsight Compute fixes the clocks and replays the kernel, and
             // another grader's kernels would run at those clocks, or in its counters.
             const auto held = s.lock().exclusive();
             const stopwatch alone;
-            checks.push_back(check_bank_wavefronts(s.worker, p.id, s.seed, lp.max_wavefronts_per_request,
-                                                   wanted("bank_wavefronts"), s.gpu()));
+            check_result ncu = check_bank_wavefronts(s.worker, p.id, s.seed, lp.max_wavefronts_per_request,
+                                                     wanted("bank_wavefronts") && !emulated_too, s.gpu());
+            // With the emulator's excess count graded, Nsight Compute's whole-kernel ratio is shown.
+            if (emulated_too) {
+                ncu.name = "ncu_wavefronts";
+                if (ncu.status != check_status::skipped) ncu.status = check_status::info;
+            }
+            checks.push_back(ncu);
             s.gpu_seconds.alone += alone.seconds();
         }
         if (s.opt.sanitize) {

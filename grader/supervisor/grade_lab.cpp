@@ -79,6 +79,8 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
         if (s.gpu()) {
             timing_phase(s, results);
             lap("timing");
+            emulated_technique_phase(s, results);
+            lap("emulator");
         } else {
             for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator cannot time kernels (its counters below stand in)";
         }

@@ -16,6 +16,11 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
 // again when the verdict is too close to call; writes --benchmark-out.
 void timing_phase(const session& s, std::map<std::string, part_result>& results);
 
+// GPU: the same parts' correctness cases on the CPU emulator, for its counters and
+// hazards, which the technique checks read on both backends (emulator_verdict says how the
+// emulator's cases went). Nothing when the build has no emulated worker.
+void emulated_technique_phase(const session& s, std::map<std::string, part_result>& results);
+
 // The policy's technique checks of the lab (into `r`) and of each part.
 void checks_phase(const session& s, lab_result& r, std::map<std::string, part_result>& results);
 

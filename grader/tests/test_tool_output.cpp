@@ -24,8 +24,8 @@ TEST_CASE("forbidden libraries: includes, code and symbols, never comments or st
     const std::string nm = "0000000000000000 T _Z3fooPKf\n                 U cub::CUB_300000_SM_900::DeviceReduce\n";
     const auto found = forbidden_library_uses(src, nm, default_rules());
     REQUIRE(found.size() == 4);
-    CHECK(found[0] == "CUB: line 3: #include <cub/cub.cuh>");
-    CHECK(found[1] == "Thrust: line 4: #include <thrust/reduce.h>");
+    CHECK(found[0] == "CUB: line 3: #include <cub/cub.cuh> (an include counts even when nothing from it is called: remove it if you do not use it)");
+    CHECK(found[1] == "Thrust: line 4: #include <thrust/reduce.h> (an include counts even when nothing from it is called: remove it if you do not use it)");
     CHECK(found[2] == "cooperative groups' reduce: line 8: v = cg::reduce(tile, v, cg::plus<float>());");
     CHECK(found[3] == "CUB: symbol cub::CUB_300000_SM_900::DeviceReduce");
     CHECK(forbidden_library_uses("#include \"contracts/lab4.cuh\"\n", "", default_rules()).empty());
@@ -37,8 +37,8 @@ TEST_CASE("forbidden libraries: the header finds cg::reduce under any alias, and
         "v = coop::reduce(t, v, coop::plus<float>());\n#define LIB <cub/cub.cuh>\nusing namespace thrust;\n",
         "", default_rules());
     REQUIRE(found.size() == 3);
-    CHECK(found[0] == "cooperative groups' reduce: line 1: #include </usr/local/cuda/include/cooperative_groups/reduce.h>");
-    CHECK(found[1] == "CUB: line 4: #define LIB <cub/cub.cuh>");
+    CHECK(found[0] == "cooperative groups' reduce: line 1: #include </usr/local/cuda/include/cooperative_groups/reduce.h> (an include counts even when nothing from it is called: remove it if you do not use it)");
+    CHECK(found[1] == "CUB: line 4: #define LIB <cub/cub.cuh> (an include counts even when nothing from it is called: remove it if you do not use it)");
     CHECK(found[2] == "Thrust: line 5: using namespace thrust;");
     // Cooperative groups themselves are allowed: a tile's shfl_down is a shuffle.
     CHECK(forbidden_library_uses("#include <cooperative_groups.h>\nv += tile.shfl_down(v, 16);\n"
@@ -51,7 +51,7 @@ TEST_CASE("forbidden libraries: an instructor's rule, and the symbol of a cg::re
     const std::vector<library_rule> rules = {{"my lib", "^mylib/", "\\bmylib::", "\\bmylib::"}};
     const auto found = forbidden_library_uses("#include <mylib/sum.h>\n", "                 U mylib::sum(float)\n", rules);
     REQUIRE(found.size() == 2);
-    CHECK(found[0] == "my lib: line 1: #include <mylib/sum.h>");
+    CHECK(found[0] == "my lib: line 1: #include <mylib/sum.h> (an include counts even when nothing from it is called: remove it if you do not use it)");
     CHECK(found[1] == "my lib: symbol mylib::sum(float)");
     const auto cg = forbidden_library_uses(
         "", "0000000000000040 W float cooperative_groups::__v1::reduce<float>(float)\n", default_rules());

@@ -1,0 +1,48 @@
+// GPU grading: the technique checks read the CPU emulator's counters there too, so that a
+// lab file gets one verdict on its technique whichever backend grades it. The same file,
+// compiled for the emulator beside the GPU build, runs its correctness cases there.
+#include <fmt/format.h>
+
+#include "supervisor/phases.hpp"
+#include "supervisor/worker_choice.hpp"
+
+namespace course {
+
+namespace {
+
+std::string first_failure(const correctness_result& c) {
+    if (!c.failures.empty()) {
+        const case_record& f = c.failures.front();
+        const std::string what = f.detail.empty() ? fmt::format("expected {}, got {}", f.expected, f.got) : f.detail;
+        return f.input + " input, " + f.size + ": " + what;
+    }
+    return c.message.empty() ? "its cases did not pass" : c.message;
+}
+
+}  // namespace
+
+void emulated_technique_phase(const session& s, std::map<std::string, part_result>& results) {
+    const std::string worker = worker_path(s.opt, "emulated");
+    if (!executable(worker)) return;  // a build without the emulator: the GPU's own checks only
+    session e(s.opt, s.pol);
+    e.worker = worker;
+    e.backend = "emulated";
+    e.seed = s.seed;
+    e.parts = s.parts;
+    e.student_source = s.student_source;
+    std::map<std::string, part_result> emulated;
+    correctness_phase(e, emulated);
+    for (const auto& meta : s.parts) {
+        part_result& into = results[meta.id];
+        part_result& from = emulated[meta.id];
+        into.counters = std::move(from.counters);
+        into.counters_problems = std::move(from.counters_problems);
+        into.hazards = std::move(from.hazards);
+        into.shuffles_perturbed = std::move(from.shuffles_perturbed);
+        into.counters_error = std::move(from.counters_error);
+        into.emulator_verdict =
+            from.correctness.status == correctness_status::passed ? "passed" : first_failure(from.correctness);
+    }
+}
+
+}  // namespace course
