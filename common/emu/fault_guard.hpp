@@ -25,7 +25,9 @@ void arm();
 void disarm();
 
 // Seconds a launch may run before the watchdog stops it (COURSE_EMU_WATCHDOG_SECONDS,
-// default 10).
+// default 10), twice that while launches are traced (emu::set_tracing), which makes
+// them two to three times slower; and the longest it can be.
 double watchdog_seconds();
+double longest_watchdog_seconds();
 
 }  // namespace emu::fault

@@ -215,10 +215,19 @@ void flush_all() {
     for (unsigned w = 0; w < g_warps.size(); ++w) flush(w);
 }
 
+// A warp that never synchronises (a loop that spins until the watchdog stops it) would
+// assemble requests without end: past these many, its requests are counted as if it had.
+constexpr std::size_t max_open_requests = std::size_t{1} << 16;
+constexpr std::size_t max_open_instances = std::size_t{1} << 20;
+
 void record(unsigned linear, std::uintptr_t pc, std::uintptr_t address, std::size_t size, bool write, bool shared,
             bool atomic = false) {
     const unsigned lane = linear % 32;
     warp_trace& w = g_warps[linear / 32];
+    if (w.requests.size() >= max_open_requests) {
+        flush(linear / 32);
+        if (g_instances.size() >= max_open_instances) settle_instances();
+    }
     std::uint32_t k = 0;
     bool seen = false;
     for (auto& c : w.counts[lane]) {

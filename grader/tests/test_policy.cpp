@@ -74,7 +74,7 @@ TEST_CASE("technique checks: forbidden libraries and the race check, with their 
     CHECK(p.forbidden_libraries[0].name == "CUB");
     CHECK(p.forbidden_libraries[3].name == "cooperative groups' reduce");
     CHECK(p.forbidden_libraries[3].include == "(^|/)cooperative_groups/reduce\\.h");
-    CHECK(p.race_check_sizes == std::vector<std::size_t>{33, 4097, 1048575});
+    CHECK(p.race_check_sizes == std::vector<std::size_t>{33, 4097});
     CHECK(p.race_check_inputs == std::vector<std::string>{"random"});
     CHECK(p.race_check_timeout_seconds == 300.0);
     CHECK(p.lab("lab3").race_check_parts == std::vector<std::string>{"B", "C"});

@@ -262,7 +262,7 @@ nlohmann::json call(const nlohmann::json& req) {
     if (g_exec.lost) throw executor_lost(g_exec.lost_why);
     if (!g_exec.ch.send(req)) lose("");
     // The executor's own watchdog stops a kernel first; this is for one that stops it.
-    const int timeout_ms = static_cast<int>((emu::fault::watchdog_seconds() + 20) * 1000);
+    const int timeout_ms = static_cast<int>((emu::fault::longest_watchdog_seconds() + 20) * 1000);
     std::string line;
     bool timed_out = false;
     if (!g_exec.ch.receive(line, timeout_ms, max_reply, timed_out))
