@@ -79,6 +79,9 @@ void reset_launch_stats();
 // (docs/emulator.md); off, the lab objects' instrumentation callbacks return at once.
 void set_tracing(bool on);
 bool tracing();
+// On by default. Off: traced launches still look for hazards but count no requests
+// (memory_counters and instructions stay empty), which costs about half the time.
+void set_counting(bool on);
 
 // Off by default. On: every warp shuffle hands its lanes a changed value (the lowest bit
 // of the exponent of a float, a bit of an integer, flipped), so that the grader can ask

@@ -32,6 +32,7 @@ bool g_active = false;
 namespace {
 
 bool g_enabled = false;
+bool g_counting = true;  // off: traced launches look for hazards only
 kernel_stats* g_stats = nullptr;
 
 enum class space { none, shared, global };
@@ -349,6 +350,7 @@ void access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t
     const space s = classify(address);
     if (s == space::none) return;
     if (s == space::shared) hazards::shared_access(address, size, write, pc, t->linear);
+    if (!g_counting) return;
     if (size == 1 || size == 2 || size == 4 || size == 8 || size == 16) {
         record(t->linear, pc, address, size, write, s == space::shared);
         return;
@@ -366,6 +368,7 @@ void access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t
 namespace emu {
 
 void set_tracing(bool on) { trace::g_enabled = on; }
+void set_counting(bool on) { trace::g_counting = on; }
 bool tracing() { return trace::g_enabled; }
 
 namespace detail {
@@ -377,7 +380,7 @@ void trace_atomic(const volatile void* p, unsigned size) {
     const trace::space s = trace::classify(a);
     if (s == trace::space::none) return;
     if (s == trace::space::shared) trace::hazards::atomic_access(a, size, pc);
-    trace::record(detail::g_current->linear, pc, a, size, true, s == trace::space::shared, true);
+    if (trace::g_counting) trace::record(detail::g_current->linear, pc, a, size, true, s == trace::space::shared, true);
 }
 }  // namespace detail
 

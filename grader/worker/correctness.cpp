@@ -52,6 +52,7 @@ void run_case(const std::string& input, const std::string& size, std::uint64_t n
               const std::function<case_record()>& body) {
     const part& p = *g_job->target;
     events().emit(case_begin_event{p.id, input, size});
+    if (g_job->before_case) g_job->before_case(input, size);
     case_record rec;
     try {
         rec = body();

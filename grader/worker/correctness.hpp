@@ -21,6 +21,7 @@ struct correctness_job {
     // The emulator: called after every case, whatever its end, with its input kind and
     // size words, to read what the case's launches did (worker/counters.hpp).
     std::function<void(const std::string& input, const std::string& size)> after_case;
+    std::function<void(const std::string& input, const std::string& size)> before_case;
 };
 
 struct correctness_summary {

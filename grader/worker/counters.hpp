@@ -15,7 +15,10 @@ namespace course {
 class case_tracer {
 public:
     case_tracer(const part& student, const counters_request& drawn);
-    // After a case of `input` and `size` ("n=4097", "257x129") has run, whatever its end.
+    // Before a case of `input` and `size` ("n=4097", "257x129") runs: requests are counted
+    // only in the drawn problems' cases (hazards in every case).
+    void before_case(const std::string& input, const std::string& size);
+    // After it has run, whatever its end.
     void after_case(const std::string& input, const std::string& size);
 
     hazard_findings hazards;

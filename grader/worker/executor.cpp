@@ -171,6 +171,10 @@ nlohmann::json serve_one(const lab_versions& lab, const nlohmann::json& req) {
         emu::reset_launch_stats();
         return {{"ok", true}};
     }
+    if (op == "count") {
+        emu::set_counting(req.at("on").get<bool>());
+        return {{"ok", true}};
+    }
     if (op == "perturb") {
         emu::set_perturb_shuffles(req.at("on").get<bool>());
         return {{"ok", true}};
@@ -349,6 +353,11 @@ std::map<std::string, emu::kernel_stats> executor_launch_stats() {
 void executor_reset_launch_stats() {
     if (g_exec.pid <= 0) return emu::reset_launch_stats();
     call({{"op", "reset"}});
+}
+
+void executor_set_counting(bool on) {
+    if (g_exec.pid <= 0) return emu::set_counting(on);
+    call({{"op", "count"}, {"on", on}});
 }
 
 void executor_set_perturb_shuffles(bool on) {

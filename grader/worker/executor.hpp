@@ -43,5 +43,6 @@ std::map<std::string, emu::kernel_stats> executor_launch_stats();
 void executor_reset_launch_stats();
 void executor_set_tracing(bool on);
 void executor_set_perturb_shuffles(bool on);
+void executor_set_counting(bool on);
 
 }  // namespace course

@@ -129,14 +129,19 @@ int run_correctness_phase(const std::vector<const part*>& parts, correctness_job
             executor_reset_launch_stats();
             executor_set_tracing(true);
             job.after_case = [&](const std::string& input, const std::string& size) { traced.after_case(input, size); };
+            job.before_case = [&](const std::string& input, const std::string& size) {
+                traced.before_case(input, size);
+            };
         }
 #endif
         const correctness_summary s = run_correctness(job);
         part_correctness_event verdict{p->id, s.passed, s.cases, s.failed, s.sticky, std::nullopt};
 #if defined(COURSE_EMULATE)
         job.after_case = nullptr;
+        job.before_case = nullptr;
         if (executor_running()) {
             try {
+                executor_set_counting(true);
                 executor_set_tracing(false);
             } catch (const executor_lost&) {
                 // The counters event below says what is missing.
