@@ -1,6 +1,7 @@
 #include "core/code_place.hpp"
 
 #include <sstream>
+#include <vector>
 
 namespace course {
 
@@ -20,7 +21,11 @@ std::string place_code(const std::string& text, const std::function<std::string(
     return out + text.substr(pos);
 }
 
-std::string line_in_file(const std::string& addr2line_output, const std::string& file_name) {
+namespace {
+
+// Every location in a file named `file_name`, innermost first.
+std::vector<std::string> lines_in_file(const std::string& addr2line_output, const std::string& file_name) {
+    std::vector<std::string> out;
     std::istringstream lines(addr2line_output);
     for (std::string line; std::getline(lines, line);) {
         // "/path/kernels.cu:23 (discriminator 2)"
@@ -31,9 +36,22 @@ std::string line_in_file(const std::string& addr2line_output, const std::string&
         const std::string path = line.substr(0, colon), number = line.substr(colon + 1);
         const std::size_t slash = path.rfind('/');
         const std::string base = slash == std::string::npos ? path : path.substr(slash + 1);
-        if (base == file_name && !number.empty() && number != "0" && number != "?") return base + ":" + number;
+        if (base == file_name && !number.empty() && number != "0" && number != "?") out.push_back(base + ":" + number);
     }
-    return "";
+    return out;
+}
+
+}  // namespace
+
+std::string line_in_file(const std::string& addr2line_output, const std::string& file_name) {
+    const auto all = lines_in_file(addr2line_output, file_name);
+    return all.empty() ? "" : all.front();
+}
+
+std::string line_and_call_site(const std::string& addr2line_output, const std::string& file_name) {
+    const auto all = lines_in_file(addr2line_output, file_name);
+    if (all.empty()) return "";
+    return all.back() == all.front() ? all.front() : all.front() + " via " + all.back();
 }
 
 }  // namespace course

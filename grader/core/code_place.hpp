@@ -16,4 +16,8 @@ std::string place_code(const std::string& text, const std::function<std::string(
 // "" when there is none ("??:0", a system header).
 std::string line_in_file(const std::string& addr2line_output, const std::string& file_name);
 
+// The same, with the call site when the location lies in a function of the lab file that
+// was inlined into another line of it: "kernels.cu:12 via kernels.cu:40" (the outermost).
+std::string line_and_call_site(const std::string& addr2line_output, const std::string& file_name);
+
 }  // namespace course

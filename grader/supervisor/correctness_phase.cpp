@@ -83,7 +83,7 @@ std::map<std::string, std::string> lab_file_lines(const session& s, const std::v
     std::istringstream lines(run.output_tail);
     std::string current, frames;
     const auto close = [&] {
-        if (!current.empty()) out[current] = line_in_file(frames, "kernels.cu");
+        if (!current.empty()) out[current] = line_and_call_site(frames, "kernels.cu");
         frames.clear();
     };
     for (std::string line; std::getline(lines, line);) {
@@ -111,10 +111,7 @@ void place_counters(const session& s, counters_event& counted) {
     std::sort(hexes.begin(), hexes.end());
     hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end());
     const auto lines = lab_file_lines(s, hexes);
-    const auto resolve = [&](const std::string& hex) {
-        const auto it = lines.find(hex);
-        return it != lines.end() ? it->second : lab_file_line(s, hex);
-    };
+    const auto resolve = [&](const std::string& hex) { return lab_file_line(s, hex); };
     for (auto& v : counted.versions)
         for (auto& row : v.instructions) {
             const auto it = v.version == "student" && row.place.rfind(open, 0) == 0

@@ -28,3 +28,13 @@ TEST_CASE("addr2line output: the first location in the lab file") {
     CHECK(line_in_file("??:0\n", "kernels.cu") == "");
     CHECK(line_in_file("/tmp/x/kernels.cu:?\n", "kernels.cu") == "");
 }
+
+TEST_CASE("addr2line output: an inlined helper's line with the line that called it") {
+    const std::string inlined = "/tmp/x/kernels.cu:12\n/tmp/x/kernels.cu:25\n/tmp/x/kernels.cu:40\n";
+    CHECK(line_and_call_site(inlined, "kernels.cu") == "kernels.cu:12 via kernels.cu:40");
+    CHECK(line_in_file(inlined, "kernels.cu") == "kernels.cu:12");
+    CHECK(line_and_call_site("/tmp/x/kernels.cu:17\n", "kernels.cu") == "kernels.cu:17");
+    CHECK(line_and_call_site("/usr/include/emu/cuda_emu.hpp:204\n/tmp/x/kernels.cu:31\n", "kernels.cu") ==
+          "kernels.cu:31");
+    CHECK(line_and_call_site("??:0\n", "kernels.cu") == "");
+}
