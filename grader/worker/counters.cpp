@@ -66,32 +66,23 @@ version_counters summed(const std::map<std::string, emu::kernel_stats>& stats, c
     return v;
 }
 
-// Shuffles perturbed for one scope, as they were again whatever happens.
-struct perturbed_shuffles {
-    perturbed_shuffles() { executor_set_perturb_shuffles(true); }
-    ~perturbed_shuffles() {
+// One of the executor's switches on for a scope, off again whatever happens: tracing, or
+// the shuffles' perturbation.
+class switched_on {
+public:
+    explicit switched_on(void (*set)(bool)) : set_(set) { set_(true); }
+    ~switched_on() {
         try {
-            executor_set_perturb_shuffles(false);
+            set_(false);
         } catch (const std::exception&) {
-            // An executor that is gone perturbs nothing.
+            // An executor that is gone has nothing left to switch.
         }
     }
-    perturbed_shuffles(const perturbed_shuffles&) = delete;
-    perturbed_shuffles& operator=(const perturbed_shuffles&) = delete;
-};
+    switched_on(const switched_on&) = delete;
+    switched_on& operator=(const switched_on&) = delete;
 
-// Tracing on for one scope, off again whatever happens.
-struct tracing_on {
-    tracing_on() { executor_set_tracing(true); }
-    ~tracing_on() {
-        try {
-            executor_set_tracing(false);
-        } catch (const std::exception&) {
-            // An executor that is gone traces nothing.
-        }
-    }
-    tracing_on(const tracing_on&) = delete;
-    tracing_on& operator=(const tracing_on&) = delete;
+private:
+    void (*set_)(bool);
 };
 
 // The size words of a drawn problem, as the correctness cases name their sizes.
@@ -175,7 +166,7 @@ counters_event count_versions(const part* const versions[3], const counters_requ
             prob->prepare_run();
             executor_reset_launch_stats();
             {
-                tracing_on tracing;
+                switched_on tracing(executor_set_tracing);
                 prob->run(version);
                 CUDA_CHECK(cudaDeviceSynchronize());
             }
@@ -198,7 +189,7 @@ counters_event count_versions(const part* const versions[3], const counters_requ
             // Right with every shuffle's value changed: the shuffles carried nothing.
             prob->prepare_run();
             try {
-                perturbed_shuffles perturbed;
+                switched_on perturbed(executor_set_perturb_shuffles);
                 prob->run(student);
                 CUDA_CHECK(cudaDeviceSynchronize());
                 out.shuffles_perturbed = prob->check_last(student).ok ? "unchanged" : "changed";
