@@ -64,6 +64,22 @@ def reference_objects(lab):
     return objects
 
 
+def policy_problem(policy):
+    """Why `policy` is not a valid policy file, or None, as the grader that will read it
+    says (built in ./build first when it is not there yet)."""
+    if not os.path.isfile(policy):
+        return f"policy file {policy} does not exist"
+    build = os.path.join(ROOT, "build")
+    grader = os.path.join(build, "bin", "grader")
+    if not os.access(grader, os.X_OK):
+        for cmd in (["cmake", "-S", ROOT, "-B", build], ["cmake", "--build", build, "--target", "grader"]):
+            run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            if run.returncode != 0:
+                return "building the grader to check the policy failed:\n" + run.stdout.decode()[-2000:]
+    check = subprocess.run([grader, "--check-policy", policy], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return None if check.returncode == 0 else check.stdout.decode().strip().removeprefix("grader: ")
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("lab")
@@ -74,6 +90,11 @@ def main(argv=None):
     if args.lab not in labs:
         print(f"make_gradescope: unknown lab '{args.lab}'; the labs are {', '.join(labs)}", file=sys.stderr)
         return 2
+    if args.policy:
+        problem = policy_problem(args.policy)
+        if problem:
+            print(f"make_gradescope: {problem}", file=sys.stderr)
+            return 2
     out = args.out or os.path.join(ROOT, "build", "gradescope", f"{args.lab}_autograder.zip")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
     try:

@@ -168,6 +168,15 @@ def main(argv=None):
         print("grade batch: building the course failed:\n" + build.stdout.decode()[-3000:], file=sys.stderr)
         return 2
 
+    # The policy once, before any submission is built with it: a typo is the instructor's
+    # to fix, not every row's to record.
+    if args.policy:
+        check = subprocess.run([recipe.grader, "--check-policy", os.path.abspath(args.policy)],
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        if check.returncode != 0:
+            print("grade batch: " + check.stdout.decode().strip().removeprefix("grader: "), file=sys.stderr)
+            return 2
+
     skipped = len(subs) - len(todo)
     if skipped and not args.quiet:
         print(f"grade batch: {skipped} submission(s) already graded (use --force to grade them again)",

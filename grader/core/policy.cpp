@@ -175,6 +175,51 @@ policy parse_policy(const nlohmann::json& doc) {
     return p;
 }
 
+namespace {
+
+std::string key_list(const nlohmann::json& obj) {
+    std::string out;
+    for (const auto& [key, value] : obj.items()) out += (out.empty() ? "" : ", ") + key;
+    return out;
+}
+
+// A key of an instructor's file that the defaults do not have is a typo, never a setting
+// to ignore: the defaults are the schema. A lab's keys are any default lab's (race_check_parts
+// and emulated_checks are not in every lab), its emulated_checks' keys are part ids, and
+// each forbidden library's keys are its rule's.
+void refuse_unknown_keys(const nlohmann::json& mine, const nlohmann::json& known, const std::string& where,
+                         const std::string& origin) {
+    if (!mine.is_object() || !known.is_object()) return;
+    for (const auto& [key, value] : mine.items()) {
+        const std::string path = where.empty() ? key : where + "." + key;
+        if (where.size() > 5 && where.rfind("labs.", 0) == 0 && key == "emulated_checks") continue;
+        if (!known.contains(key))
+            throw policy_error(origin + ": unknown key " + path + " (" +
+                               (where.empty() ? "the keys are " : "the keys of " + where + " are ") +
+                               key_list(known) + ")");
+        if (path == "labs") {
+            nlohmann::json any_lab = nlohmann::json::object();
+            for (const auto& [name, lab] : known.at("labs").items()) any_lab.update(lab);
+            for (const auto& [name, lab] : value.items()) {
+                if (!known.at("labs").contains(name))
+                    throw policy_error(origin + ": unknown lab labs." + name + " (the labs are " +
+                                       key_list(known.at("labs")) + ")");
+                refuse_unknown_keys(lab, any_lab, "labs." + name, origin);
+            }
+            continue;
+        }
+        if (path == "forbidden_libraries" && value.is_array()) {
+            const nlohmann::json rule = {{"name", ""}, {"include", ""}, {"code", ""}, {"symbol", ""}};
+            for (std::size_t i = 0; i < value.size(); ++i)
+                refuse_unknown_keys(value[i], rule, "forbidden_libraries[" + std::to_string(i) + "]", origin);
+            continue;
+        }
+        refuse_unknown_keys(value, known.at(key), path, origin);
+    }
+}
+
+}  // namespace
+
 policy load_policy(const std::string& override_file) {
     nlohmann::json doc = parse_jsonc(default_policy_text(), "built-in default policy");
     if (!override_file.empty()) {
@@ -182,9 +227,18 @@ policy load_policy(const std::string& override_file) {
         if (!in) throw policy_error("cannot read policy file " + override_file);
         std::stringstream text;
         text << in.rdbuf();
-        doc.merge_patch(parse_jsonc(text.str(), override_file));
+        const nlohmann::json mine = parse_jsonc(text.str(), override_file);
+        if (!mine.is_object()) throw policy_error(override_file + ": a policy file holds one JSON object");
+        refuse_unknown_keys(mine, doc, "", override_file);
+        doc.merge_patch(mine);
     }
-    return parse_policy(doc);
+    try {
+        return parse_policy(doc);
+    } catch (const policy_error& e) {
+        // Say which file: the defaults alone always parse.
+        if (override_file.empty()) throw;
+        throw policy_error(override_file + ": " + e.what());
+    }
 }
 
 }  // namespace course

@@ -60,6 +60,21 @@ def report_build_failure(build, lab, folder, cache, outcome, options):
         os.unlink(f.name)
 
 
+def policy_problem(build, options):
+    """Why the --policy file of `options` is not valid, or None: checked before anything is
+    built, where the grader is built already (otherwise it checks it when it starts)."""
+    policy = next((options[i + 1] for i, o in enumerate(options[:-1]) if o == "--policy"), None)
+    if policy is None:
+        policy = next((o.split("=", 1)[1] for o in options if o.startswith("--policy=")), None)
+    grader = Path(build, "bin", "grader")
+    if policy is None or not os.access(grader, os.X_OK):
+        return None
+    if not os.path.isfile(policy):
+        return f"policy file {policy} does not exist"
+    check = subprocess.run([str(grader), "--check-policy", policy], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    return None if check.returncode == 0 else check.stdout.decode().strip().removeprefix("grader: ")
+
+
 def main(argv):
     parsed = course_build.lab_arguments(argv, "grade", "grade_lab.py --build-dir BUILD LAB [--no-build] [grader options]")
     if parsed is None:
@@ -69,6 +84,10 @@ def main(argv):
     no_build = "--no-build" in options or "--help" in options or "-h" in options
     options = [o for o in options if o != "--no-build"]
     quiet = "--quiet" in options
+    problem = policy_problem(build, options)
+    if problem:
+        print(f"grade: {problem}", file=sys.stderr)
+        return 2
     try:
         if no_build:
             if not built(build, lab):

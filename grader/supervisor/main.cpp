@@ -48,6 +48,18 @@ course::build_failure read_build_failure(const std::string& path, std::string& s
 }  // namespace
 
 int main(int argc, char** argv) {
+    // `grader --check-policy FILE`: whether an instructor's policy file is valid, before
+    // anything is built or graded with it (./grade, ./grade batch, make gradescope).
+    if (argc == 3 && std::string(argv[1]) == "--check-policy") {
+        try {
+            (void)course::load_policy(argv[2]);
+        } catch (const std::exception& e) {
+            std::cerr << "grader: " << e.what() << "\n";
+            return 2;
+        }
+        std::cout << "policy " << argv[2] << ": valid\n";
+        return 0;
+    }
     CLI::App app{"Grades one lab: correctness on every backend, speed against the naive baseline on a GPU."};
     std::string lab, policy_file, worker_dir = self_dir();
     bool emulate = false, quiet = false, no_color = false, sanitize = false, profile = false, show_output = false;

@@ -101,3 +101,41 @@ TEST_CASE("bad technique-check settings are rejected with the key") {
     CHECK_THROWS_WITH_AS(load_policy(bad_input), doctest::Contains("race_check.inputs"), policy_error);
     for (const auto& f : {bad_regex, empty_rule, bad_input}) std::remove(f.c_str());
 }
+
+TEST_CASE("a key the defaults do not have is refused with its path and the keys there are") {
+    const std::string typo = write_temp(R"({"emulated_counters": {"drws": 3}})");
+    CHECK_THROWS_WITH_AS(load_policy(typo),
+                         (typo + ": unknown key emulated_counters.drws (the keys of emulated_counters are "
+                                 "divergence_margin, draws, max_excess_wavefronts, min_elements, "
+                                 "narrow_sectors_slack, shared_epochs_slack, shared_tree_factor, "
+                                 "shared_tree_slack, wide_loads_factor)")
+                             .c_str(),
+                         policy_error);
+    const std::string lab_typo = write_temp(R"({"labs": {"lab3": {"chekcs": []}}})");
+    CHECK_THROWS_WITH_AS(load_policy(lab_typo), doctest::Contains("unknown key labs.lab3.chekcs"), policy_error);
+    const std::string no_lab = write_temp(R"({"labs": {"lab9": {"points": 10}}})");
+    CHECK_THROWS_WITH_AS(load_policy(no_lab),
+                         (no_lab + ": unknown lab labs.lab9 (the labs are lab1, lab2, lab3, lab4, lab5)").c_str(),
+                         policy_error);
+    const std::string rule_typo = write_temp(R"({"forbidden_libraries": [{"name": "x", "cod": "y"}]})");
+    CHECK_THROWS_WITH_AS(load_policy(rule_typo), doctest::Contains("unknown key forbidden_libraries[0].cod"),
+                         policy_error);
+    const std::string top = write_temp(R"({"timming": {}})");
+    CHECK_THROWS_WITH_AS(load_policy(top), doctest::Contains("unknown key timming (the keys are "), policy_error);
+    const std::string not_object = write_temp("[1, 2]");
+    CHECK_THROWS_WITH_AS(load_policy(not_object), doctest::Contains("a policy file holds one JSON object"),
+                         policy_error);
+}
+
+TEST_CASE("keys every default lab may hold, part ids and a library's own keys are accepted") {
+    const std::string mine = write_temp(R"({"labs": {"lab1": {"race_check_parts": ["A"],
+                                                        "emulated_checks": {"A": ["no_divergence"]}}},
+                                             "forbidden_libraries": [{"name": "x", "symbol": "y"}]})");
+    const policy p = load_policy(mine);
+    CHECK(p.lab("lab1").race_check_parts == std::vector<std::string>{"A"});
+    CHECK(p.lab("lab1").emulated_checks.at("A") == std::vector<std::string>{"no_divergence"});
+    // A bad value names the file too.
+    const std::string negative = write_temp(R"({"labs": {"lab2": {"points": -1}}})");
+    CHECK_THROWS_WITH_AS(load_policy(negative), (negative + ": policy: labs.lab2.points must not be negative").c_str(),
+                         policy_error);
+}

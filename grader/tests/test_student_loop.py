@@ -129,11 +129,21 @@ class StudentLoop(unittest.TestCase):
     def test_the_loop(self):
         # Steps share one build, in order: each depends on what the one before left.
         self.grades_what_is_there_now()
+        self.a_bad_policy_is_refused_before_the_build()
         self.compile_error_is_the_students_failure()
         self.guard_refusal_is_the_students_failure()
         self.progress_shows_the_last_results()
         self.watch_regrades_on_save()
         self.another_source_is_named_and_not_progress()
+
+    def a_bad_policy_is_refused_before_the_build(self):
+        policy = self.tmp / "typo.jsonc"
+        policy.write_text('{"correctness": {"tolerance": 2.0}}')
+        self.edit(self.lab_file.read_bytes() + b"\n// edited: a rebuild would show\n")
+        code, out = self.grade("lab1", "--emulate", "--policy", str(policy))
+        self.assertEqual(code, 2, out[-3000:])
+        self.assertIn(f"grade: {policy}: unknown key correctness.tolerance (the keys of correctness are ", out)
+        self.assertNotIn("rebuilt lab1", out)
 
     def grades_what_is_there_now(self):
         code, out = self.grade("lab1", "--emulate", "--json", "stub.json")

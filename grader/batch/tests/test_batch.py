@@ -211,6 +211,25 @@ class BatchTest(unittest.TestCase):
         self.assertEqual(len(gradebook(self.out)), len(EXPECTED))
 
 
+class PolicyTest(unittest.TestCase):
+    def test_a_bad_policy_is_refused_before_anything_is_graded(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            subs = os.path.join(tmp, "submissions")
+            write(os.path.join(subs, "alice", "kernels.cu"), SOLUTION)
+            policy = os.path.join(tmp, "policy.jsonc")
+            write(policy, '{"labs": {"lab1": {"threshold_fractoin": 0.9}}}')
+            out = os.path.join(tmp, "results")
+            args = run_batch_args(subs, out)
+            args[args.index("--policy") + 1] = policy
+            run = subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, env=batch_env())
+            text = run.stdout.decode()
+            self.assertEqual(run.returncode, 2, text)
+            self.assertIn(f"grade batch: {policy}: unknown key labs.lab1.threshold_fractoin (the keys of labs.lab1 "
+                          "are ", text)
+            self.assertFalse(os.path.exists(os.path.join(out, "alice", "row.json")), text)
+            self.assertFalse(os.path.exists(os.path.join(out, "gradebook.csv")), text)
+
+
 class ResumeTest(unittest.TestCase):
     def test_interrupted_batch_loses_and_repeats_nothing(self):
         tmp = tempfile.mkdtemp()

@@ -136,6 +136,18 @@ class GradescopeTest(unittest.TestCase):
         self.assertTrue(r["output"].startswith("invalid_submission: "), r["output"])
         self.assertIn("no kernels.cu", r["output"])
 
+    def test_a_bad_policy_is_not_packaged(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            policy, out = os.path.join(tmp, "policy.jsonc"), os.path.join(tmp, "package.zip")
+            with open(policy, "w") as f:
+                f.write('{"emulated_performance": "pending", "timing": {"round": 5}}')
+            run = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "make_gradescope.py"), LAB, "--out",
+                                  out, "--policy", policy], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            text = run.stdout.decode()
+            self.assertEqual(run.returncode, 2, text)
+            self.assertIn(f"make_gradescope: {policy}: unknown key timing.round (the keys of timing are ", text)
+            self.assertFalse(os.path.exists(out))
+
 
 if __name__ == "__main__":
     unittest.main(argv=[sys.argv[0], "-v"])
