@@ -7,6 +7,8 @@ time limit, and reads back only its --json report. Every outcome ends in record(
 which writes the submission's folder and, last, its row.json: a submission with a
 row.json is done, and a rerun skips it.
 """
+import datetime
+import hashlib
 import json
 import os
 import queue
@@ -20,6 +22,11 @@ import grader_command
 import gradebook
 import intake
 from build_recipe import BuildResult, RecipeError
+
+
+def file_sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
 
 
 class SubmissionGrader:
@@ -37,6 +44,8 @@ class SubmissionGrader:
         # Set by a Slurm task when Slurm ends it (slurm_task.py); None in a local batch.
         self.stopping = None
         self.stats = {"build_s": 0.0, "builds": 0, "graded": 0, "grade_start": None, "grade_end": None}
+        self.policy_sha256 = file_sha256(self.policy) if self.policy else "default"
+        self.file_sha256 = {}  # by submission name: the kernels.cu intake took out of it
 
     @property
     def emulate(self):
@@ -46,6 +55,8 @@ class SubmissionGrader:
         return os.path.join(self.out, sub.name)
 
     def record(self, sub, r, extra=None):
+        r = dict(r, sha256=self.file_sha256.get(sub.name, ""), policy_sha256=self.policy_sha256, backend=self.backend,
+                 graded_at=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
         d = self.folder_of(sub)
         os.makedirs(d, exist_ok=True)
         extra = dict(extra or {})
@@ -75,6 +86,7 @@ class SubmissionGrader:
                 raise intake.InvalidSubmission(
                     f"duplicate submission for student '{sub.student_id}' (also {duplicate_of}): only one is graded")
             inner, data = intake.student_file(sub, lab_folder)
+            self.file_sha256[sub.name] = hashlib.sha256(data).hexdigest()
         except intake.InvalidSubmission as e:
             self.record(sub, gradebook.row(sub.name, sub.student_id, "invalid_submission", message=str(e)))
             return None

@@ -18,16 +18,64 @@ SLURM_STATUSES = ("slurm_timeout", "slurm_cancelled", "slurm_node_fail", "slurm_
 # The CSV's columns; SPEEDUP_COLUMNS of the lab's parts go where SPEEDUPS stands.
 SPEEDUPS = "speedups"
 COLUMNS = ("submission", "student_id", "status", "score", "max_score", "correctness", SPEEDUPS, "target",
-           "message")
+           "reason", "message", "sha256", "policy_sha256", "backend", "graded_at")
+# What batch knows of every row beyond the grade (grade_one.py fills them in): the graded
+# file's hash, the policy's ("default" for the built-in one), the backend and the time.
+PROVENANCE = ("sha256", "policy_sha256", "backend", "graded_at")
+
+
+def one_line(text, limit):
+    return " ".join(text.split())[:limit]
 
 
 def row(submission, student_id, status, score=0.0, max_score=0.0, correctness="", speedups=None, target=None,
-        message=""):
-    """speedups: {part id: speedup over naive, or None when the part was not timed}."""
+        message="", reason=""):
+    """speedups: {part id: speedup over naive, or None when the part was not timed}.
+    reason: why the submission lost points, in a few words ("A: hang"); the status's own
+    words when there is no report to say more."""
     assert status in STATUSES + SLURM_STATUSES, status
-    return {"submission": submission, "student_id": student_id, "status": status, "score": round(score, 2),
-            "max_score": round(max_score, 2), "correctness": correctness, "speedups": dict(speedups or {}),
-            "target": target, "message": " ".join(message.split())[:500]}
+    words = {"compile_error": "does not compile", "rejected": "refused by the guard", "timeout": "build or grading ran too long",
+             "invalid_submission": "no usable kernels.cu", "crashed": "the grading crashed"}
+    r = {"submission": submission, "student_id": student_id, "status": status, "score": round(score, 2),
+         "max_score": round(max_score, 2), "correctness": correctness, "speedups": dict(speedups or {}),
+         "target": target, "reason": one_line(reason or words.get(status, ""), 200), "message": one_line(message, 500)}
+    r.update({k: "" for k in PROVENANCE})
+    return r
+
+
+def part_reason(p):
+    """Why one part of a report lost points, or "" when it did not."""
+    c = p["correctness"]
+    if c["status"] == "timed_out":
+        return f"{p['id']}: hang"
+    if c["status"] == "crashed":
+        return f"{p['id']}: crashed"
+    if c["status"] != "passed":
+        first = c.get("failures") or [{}]
+        detail = first[0].get("detail", "")
+        if first[0].get("guard_hit"):
+            return f"{p['id']}: out-of-bounds write (past its output)"
+        if first[0].get("fault"):
+            kind = ("out-of-bounds " + ("write" if "write" in detail else "read") if "out-of-bounds" in detail
+                    else "fault")
+            return f"{p['id']}: {kind}"
+        return f"{p['id']}: wrong result" + (f" ({first[0].get('input', '')} input, {first[0].get('size', '')})"
+                                             if first[0].get("size") else "")
+    failed = [ch["name"] for ch in p.get("checks", []) if ch.get("status") == "failed"]
+    if failed:
+        return f"{p['id']}: {', '.join(failed)} failed"
+    t = p.get("timing", {})
+    if t.get("status") == "measured" and t.get("credit", 1.0) < 1.0:
+        return f"{p['id']}: below the speed target"
+    return ""
+
+
+def report_reason(report):
+    """Why a graded submission lost points, from its report: the parts' reasons, the lab's
+    failed checks first."""
+    lab = [f"{ch['name']} failed" for ch in report.get("checks", []) if ch.get("status") == "failed"]
+    parts = [x for x in (part_reason(p) for p in report.get("parts", [])) if x]
+    return "; ".join(lab + parts)
 
 
 def status_from_report(report):
@@ -41,14 +89,15 @@ def row_from_report(submission, student_id, report):
     status = status_from_report(report)
     if report.get("infrastructure_error"):
         # Not a grade: worth what the graded submissions are worth (write() fills it in).
-        return row(submission, student_id, status, message="infrastructure: " + report["infrastructure_error"])
+        return row(submission, student_id, status, message="infrastructure: " + report["infrastructure_error"],
+                   reason="infrastructure")
     parts = report.get("parts", [])
     correct = sum(p["correctness"]["status"] == "passed" for p in parts)
     timed = [p for p in parts if p["timing"]["status"] == "measured"]
     speedups = {p["id"]: p["timing"]["speedup"] if p["timing"]["status"] == "measured" else None for p in parts}
     target = timed[-1]["timing"]["target"] if timed else None
     return row(submission, student_id, status, report.get("score", 0.0), report.get("max_score", 0.0),
-               f"{correct}/{len(parts)} parts", speedups, target, report.get("summary", ""))
+               f"{correct}/{len(parts)} parts", speedups, target, report.get("summary", ""), report_reason(report))
 
 
 def speedup_column(part):
@@ -74,7 +123,7 @@ def csv_fields(rows):
 
 
 def csv_row(r):
-    flat = {c: r[c] for c in COLUMNS if c != SPEEDUPS}
+    flat = {c: r.get(c, "") for c in COLUMNS if c != SPEEDUPS}
     flat["target"] = "" if r["target"] is None else r["target"]
     for p, x in r["speedups"].items():
         flat[speedup_column(p)] = "" if x is None else x

@@ -3,6 +3,7 @@
 Run by ctest with the build folder: python3 test_batch.py BUILD_DIR [gpu|emulated]
 """
 import csv
+import hashlib
 import io
 import json
 import os
@@ -203,6 +204,21 @@ class BatchTest(unittest.TestCase):
     def test_nothing_but_the_lab_file_left_the_archives(self):
         self.assertFalse(os.path.exists(os.path.join(self.tmp, "outside.txt")))
         self.assertFalse(os.path.exists(os.path.join(os.path.dirname(self.tmp), "outside.txt")))
+
+    def test_rows_say_why_and_what_was_graded(self):
+        with open(os.path.join(self.out, "gradebook.json")) as f:
+            rows = {r["submission"]: r for r in json.load(f)}
+        policy = os.path.join(ROOT, "grader", "tests", "policies", "fast_timeout.jsonc")
+        with open(policy, "rb") as f:
+            policy_hash = hashlib.sha256(f.read()).hexdigest()
+        correct = rows["correct"]
+        self.assertEqual(correct["sha256"], hashlib.sha256(SOLUTION.encode()).hexdigest())
+        self.assertEqual((correct["policy_sha256"], correct["backend"], correct["reason"]), (policy_hash, BACKEND, ""))
+        self.assertRegex(correct["graded_at"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+        self.assertEqual(rows["wrong"]["reason"], "A: wrong result (random input, n=1)")
+        self.assertEqual(rows["compile_error"]["reason"], "does not compile")
+        self.assertIn(rows["out_of_bounds"]["reason"], ("A: out-of-bounds write (past its output)", "A: out-of-bounds write"))
+        self.assertEqual(rows["empty"]["sha256"], "")
 
     def test_rerun_skips_graded_submissions(self):
         again = run_batch(self.subs, self.out)

@@ -62,6 +62,35 @@ class RowTest(unittest.TestCase):
         self.assertEqual(r["message"], "infrastructure: worker missing")
 
 
+class ReasonTest(unittest.TestCase):
+    """The reason column says what the report knows, where the summary says "not correct"."""
+
+    def test_each_kind_of_failure_in_words(self):
+        hang = part("A", "timed_out", "not_measured")
+        oob = part("B", "failed", "not_measured")
+        oob["correctness"]["failures"] = [{"fault": True, "input": "random", "size": "n=33",
+                                           "detail": "kernel 'k': out-of-bounds write: index 40"}]
+        wrong = part("C", "failed", "not_measured")
+        wrong["correctness"]["failures"] = [{"fault": False, "input": "ones", "size": "n=257", "detail": "off by 1"}]
+        rep = report([hang, oob, wrong], 0.0, summary="lab3: 0/100 (not correct: part A, part B, part C)")
+        self.assertEqual(gradebook.row_from_report("s", "s", rep)["reason"],
+                         "A: hang; B: out-of-bounds write; C: wrong result (ones input, n=257)")
+
+    def test_failed_checks_and_a_missed_target(self):
+        checked = part("A", speedup=3.0, target=3.0)
+        checked["checks"] = [{"name": "no_divergence", "status": "failed"}, {"name": "races", "status": "passed"}]
+        slow = part("B", speedup=1.0, target=3.0)
+        slow["timing"]["credit"] = 0.0
+        rep = report([checked, slow], 40.0, checks=[{"name": "no_libraries", "status": "failed"}])
+        self.assertEqual(gradebook.row_from_report("s", "s", rep)["reason"],
+                         "no_libraries failed; A: no_divergence failed; B: below the speed target")
+        self.assertEqual(gradebook.row_from_report("alice", "alice", TIMED)["reason"], "")
+
+    def test_rows_without_a_report_say_their_status(self):
+        self.assertEqual(gradebook.row("x", "x", "rejected", message="refused")["reason"], "refused by the guard")
+        self.assertEqual(gradebook.row("x", "x", "crashed", message="the grader exited")["reason"], "the grading crashed")
+
+
 class WriteTest(unittest.TestCase):
     def test_csv_and_json(self):
         out = tempfile.mkdtemp()
@@ -72,12 +101,14 @@ class WriteTest(unittest.TestCase):
             reader = csv.DictReader(f)
             self.assertEqual(reader.fieldnames, ["submission", "student_id", "status", "score", "max_score",
                                                  "correctness", "speedup_A", "speedup_B", "speedup_C", "target",
-                                                 "message"])
+                                                 "reason", "message", "sha256", "policy_sha256", "backend",
+                                                 "graded_at"])
             alice, bob = list(reader)
         self.assertEqual([float(alice[f"speedup_{p}"]) for p in "ABC"], [3.55, 4.51, 4.671])
         self.assertEqual(float(alice["target"]), 4.2)
         self.assertEqual((bob["speedup_A"], bob["target"], bob["max_score"]), ("", "", "100.0"))
         self.assertEqual(bob["message"], "kernels.cu does not compile: x")
+        self.assertEqual(bob["reason"], "does not compile")
         with open(os.path.join(out, "gradebook.json")) as f:
             alice, bob = json.load(f)
         self.assertEqual(alice["speedups"], {"A": 3.55, "B": 4.51, "C": 4.671})
