@@ -8,6 +8,7 @@ process. The grader's --json report (report.json) is the only thing read back fr
 See docs/instructor-guide.md.
 """
 import argparse
+import hashlib
 import json
 import os
 import shutil
@@ -89,6 +90,17 @@ def grade_on_slurm(args, grader, todo, subs, dups, folder, t0):
     return slurm_submit.submit(run_dir, args.lab, args, quiet=args.quiet)
 
 
+def unchanged(old, sub, lab_folder, policy_hash, backend):
+    """Whether a submission's row still stands: the same file (its kernels.cu's hash, or no
+    usable file, as before), the same policy and the same backend."""
+    try:
+        current = hashlib.sha256(intake.student_file(sub, lab_folder)[1]).hexdigest()
+    except intake.InvalidSubmission:
+        current = ""
+    return (old.get("sha256") == current and old.get("policy_sha256") == policy_hash and
+            old.get("backend") == backend)
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(prog="./grade batch", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -99,6 +111,8 @@ def main(argv=None):
     p.add_argument("--emulate", action="store_true", help="grade correctness on the CPU emulator")
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="parallel builds (and emulated grading)")
     p.add_argument("--force", action="store_true", help="grade again submissions already graded")
+    p.add_argument("--regrade", action="append", default=[], metavar="NAME",
+                   help="grade this submission again (a folder or archive name; may be given more than once)")
     p.add_argument("--policy", help="policy file merged over the defaults")
     p.add_argument("--build-dir", default=os.environ.get("COURSE_BUILD_DIR", os.path.join(ROOT, "build")))
     p.add_argument("--compile-timeout", type=float, default=300)
@@ -148,16 +162,27 @@ def main(argv=None):
         if backend == "emulated" and not args.emulate:
             print("grade batch: no GPU: grading on the CPU emulator (correctness and its counters; no timing)", file=sys.stderr)
     subs = intake.discover(args.submissions)
+    unknown = sorted(set(args.regrade) - {s.name for s in subs})
+    if unknown:
+        print(f"grade batch: --regrade {', '.join(unknown)}: no such submission in {args.submissions}", file=sys.stderr)
+        return 2
     dups = intake.duplicates(subs)
     rows = {}
     todo = []
+    changed = 0
+    policy_hash = grade_one.file_sha256(args.policy) if args.policy else "default"
     for s in subs:
         row_path = os.path.join(args.out, s.name, "row.json")
-        if os.path.exists(row_path) and not args.force:
+        if os.path.exists(row_path) and not args.force and s.name not in args.regrade:
             with open(row_path) as f:
-                rows[s.name] = json.load(f)
-        else:
-            todo.append(s)
+                old = json.load(f)
+            # A row stands for the file and the policy it was graded with: a replaced
+            # archive, or another policy, is graded again.
+            if unchanged(old, s, folder, policy_hash, backend):
+                rows[s.name] = old
+                continue
+            changed += 1
+        todo.append(s)
     if args.dry_run:
         return slurm_submit.dry_run(args.out, args.lab, len(todo), args)
 
@@ -179,8 +204,11 @@ def main(argv=None):
 
     skipped = len(subs) - len(todo)
     if skipped and not args.quiet:
-        print(f"grade batch: {skipped} submission(s) already graded (use --force to grade them again)",
-              file=sys.stderr)
+        print(f"grade batch: {skipped} submission(s) already graded and unchanged (use --force, or --regrade NAME, "
+              "to grade them again)", file=sys.stderr)
+    if changed and not args.quiet:
+        print(f"grade batch: {changed} submission(s) changed since they were graded (their file, the policy or the "
+              "backend): graded again", file=sys.stderr)
 
     def on_row(r):  # the gradebook is rewritten after every submission: nothing finished is lost
         rows[r["submission"]] = r

@@ -82,11 +82,11 @@ class SubmissionGrader:
         records the row (and returns None) of one that cannot be."""
         shutil.rmtree(self.folder_of(sub), ignore_errors=True)  # --force or a rerun: start clean
         try:
+            inner, data = intake.student_file(sub, lab_folder)
+            self.file_sha256[sub.name] = hashlib.sha256(data).hexdigest()
             if duplicate_of:
                 raise intake.InvalidSubmission(
                     f"duplicate submission for student '{sub.student_id}' (also {duplicate_of}): only one is graded")
-            inner, data = intake.student_file(sub, lab_folder)
-            self.file_sha256[sub.name] = hashlib.sha256(data).hexdigest()
         except intake.InvalidSubmission as e:
             self.record(sub, gradebook.row(sub.name, sub.student_id, "invalid_submission", message=str(e)))
             return None

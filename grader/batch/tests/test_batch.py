@@ -227,6 +227,32 @@ class BatchTest(unittest.TestCase):
         self.assertEqual(len(gradebook(self.out)), len(EXPECTED))
 
 
+class RegradeTest(unittest.TestCase):
+    def test_a_changed_file_is_graded_again_and_regrade_names_one(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            subs, out = os.path.join(tmp, "submissions"), os.path.join(tmp, "results")
+            write(os.path.join(subs, "alice", "kernels.cu"), STUB)
+            write(os.path.join(subs, "bob", "kernels.cu"), SOLUTION)
+            first = run_batch(subs, out)
+            self.assertEqual(first.returncode, 0, first.stdout.decode())
+            self.assertEqual({r["submission"]: float(r["score"]) for r in gradebook(out)}, {"alice": 0.0, "bob": 60.0
+                             if BACKEND == "emulated" else 100.0})
+            # Alice hands in again; Bob does not.
+            write(os.path.join(subs, "alice", "kernels.cu"), SOLUTION)
+            again = run_batch(subs, out)
+            text = again.stdout.decode()
+            self.assertEqual(again.returncode, 0, text)
+            self.assertIn("grade batch: 1 submission(s) already graded and unchanged", text)
+            self.assertIn("grade batch: 1 submission(s) changed since they were graded", text)
+            self.assertEqual(float({r["submission"]: r for r in gradebook(out)}["alice"]["score"]),
+                             60.0 if BACKEND == "emulated" else 100.0)
+            one = run_batch(subs, out, "--regrade", "bob")
+            self.assertIn("grade batch: 1 submission(s) already graded and unchanged", one.stdout.decode())
+            missing = run_batch(subs, out, "--regrade", "carol")
+            self.assertEqual(missing.returncode, 2)
+            self.assertIn("grade batch: --regrade carol: no such submission in", missing.stdout.decode())
+
+
 class PolicyTest(unittest.TestCase):
     def test_a_bad_policy_is_refused_before_anything_is_graded(self):
         with tempfile.TemporaryDirectory() as tmp:
