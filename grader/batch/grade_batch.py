@@ -77,7 +77,8 @@ def grade_on_slurm(args, grader, todo, subs, dups, folder, t0):
     scratch_root = os.path.join(run_dir, "scratch")
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         built = list(pool.map(lambda s: (s, grader.prepare(s, folder, scratch_root, dups.get(s.name))), todo))
-    built = [{"name": s.name, "student_id": s.student_id, "built": grade_one.built_to_json(b)} for s, b in built if b]
+    built = [{"name": s.name, "student_id": s.student_id, "built": grade_one.built_to_json(b),
+              "sha256": grader.file_sha256.get(s.name, "")} for s, b in built if b]
     manifest = {"lab": args.lab, "backend": grader.backend, "grader": grader.grader, "policy": grader.policy,
                 "grade_timeout": args.grade_timeout, "out": os.path.abspath(args.out),
                 "graders_per_gpu": args.graders_per_gpu, "started": t0, "todo": len(todo),

@@ -3,7 +3,7 @@ so the submitting node, every array task and the merge read the same files):
 
   manifest.json     the run: lab, backend, grader, policy, time limit, the whole class
                     (every submission, graded before or not) and which shard holds what
-  shard-<i>.json    array task i's submissions: [{name, student_id, built}], built
+  shard-<i>.json    array task i's submissions: [{name, student_id, built, sha256}], built
                     on the submitting node
   jobs.json         the Slurm job ids, once submitted: {"array": id, "merge": id or null}
   task-<i>.json     what task i did (its start, end and count), for the merge's figures
@@ -72,7 +72,7 @@ def shard_path(run_dir, i):
 
 
 def write_run(run_dir, manifest, shards):
-    """shards: lists of {"name", "student_id", "built"}; the manifest gets their names."""
+    """shards: lists of {"name", "student_id", "built", "sha256"}; the manifest gets their names."""
     for i, shard in enumerate(shards):
         write_json(shard_path(run_dir, i), shard)
     manifest = dict(manifest, shards=[[e["name"] for e in shard] for shard in shards])
