@@ -113,6 +113,15 @@ policy parse_policy(const nlohmann::json& doc) {
     read(ec, "wide_loads_factor", p.wide_loads_factor, "emulated_counters");
     read(ec, "narrow_sectors_slack", p.narrow_sectors_slack, "emulated_counters");
     require(p.counters_draws >= 1, "emulated_counters.draws must be at least 1");
+    // Something to draw from: otherwise no part would have counters, and every one would fail.
+    const auto reaches = [&](const std::vector<std::size_t>& a, const std::vector<std::size_t>& b) {
+        for (const auto& list : {a, b})
+            for (auto n : list)
+                if (n >= p.counters_min_elements) return true;
+        return false;
+    };
+    require(reaches(p.sizes_emulated, p.large_sizes_emulated),
+            "emulated_counters.min_elements is larger than every emulated reduction size: no problem to draw");
     require(p.divergence_margin >= 0 && p.shared_tree_factor >= 1 && p.wide_loads_factor >= 1 &&
                 p.shared_tree_slack >= 0 && p.shared_epochs_slack >= 0 && p.max_excess_wavefronts >= 0 &&
                 p.narrow_sectors_slack >= 0,

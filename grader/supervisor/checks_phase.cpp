@@ -72,7 +72,7 @@ void emulated_checks(const session& s, const part_info& p, std::vector<check_res
     if (const auto it = lp.emulated_checks.find(id); it != lp.emulated_checks.end())
         for (const auto& name : it->second)
             if (!listed(names, name)) names.push_back(name);
-    for (const auto& name : names) checks.push_back(counters_check(name, result, s.pol, lp));
+    for (const auto& name : names) checks.push_back(counters_check(name, result, s.pol));
 }
 
 }  // namespace

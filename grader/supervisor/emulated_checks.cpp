@@ -205,9 +205,7 @@ std::vector<check_result> hazard_checks(const part_result& part, const std::stri
     return out;
 }
 
-check_result counters_check(const std::string& name, const part_result& part, const policy& pol,
-                            const lab_policy& lab) {
-    (void)lab;
+check_result counters_check(const std::string& name, const part_result& part, const policy& pol) {
     const auto problems = problems_of(part);
     if (problems.empty()) return {name, check_status::skipped, "no counters: the kernel did not run correctly"};
     check_result last;

@@ -19,7 +19,6 @@ std::vector<check_result> hazard_checks(const part_result& part, const std::stri
 
 // One named check (no_divergence, no_shared_tree, bank_wavefronts, wide_loads) of the part's counters.
 // Skipped, with the reason, when the part has no counters (its kernel was not correct).
-check_result counters_check(const std::string& name, const part_result& part, const policy& pol,
-                            const lab_policy& lab);
+check_result counters_check(const std::string& name, const part_result& part, const policy& pol);
 
 }  // namespace course

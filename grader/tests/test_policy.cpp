@@ -122,6 +122,9 @@ TEST_CASE("a key the defaults do not have is refused with its path and the keys 
                          policy_error);
     const std::string top = write_temp(R"({"timming": {}})");
     CHECK_THROWS_WITH_AS(load_policy(top), doctest::Contains("unknown key timming (the keys are "), policy_error);
+    const std::string nothing_to_draw = write_temp(R"({"emulated_counters": {"min_elements": 100000000}})");
+    CHECK_THROWS_WITH_AS(load_policy(nothing_to_draw),
+                         doctest::Contains("min_elements is larger than every emulated reduction size"), policy_error);
     const std::string not_object = write_temp("[1, 2]");
     CHECK_THROWS_WITH_AS(load_policy(not_object), doctest::Contains("a policy file holds one JSON object"),
                          policy_error);
