@@ -105,6 +105,14 @@ class SubmissionGrader:
         except RecipeError as e:
             self.record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"infrastructure: {e}"))
             return None
+        if built.ok and self.backend == "gpu" and self.recipe.has(self.lab, "emulated"):
+            # A GPU grade reads the emulator's counters for its technique checks too (docs/
+            # grading.md, "One verdict on both backends"): the emulated worker beside the GPU
+            # one, as `make` builds both. Without it the grader uses the GPU's own checks.
+            try:
+                self.recipe.build(self.lab, "emulated", source, scratch, self.compile_timeout)
+            except RecipeError:
+                pass
         if built.ok:
             return built
         status = "timeout" if built.timed_out else "rejected" if built.rejected else "compile_error"
