@@ -21,8 +21,19 @@ endif()
 # is visible, so machines without one (CI, Gradescope, laptops) get an explicit list.
 # Either way a user's -DCMAKE_CUDA_ARCHITECTURES=... or CUDAARCHS wins.
 if(NOT DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED ENV{CUDAARCHS})
-  if(COURSE_GPU_VISIBLE)
+  if(COURSE_GPU_VISIBLE AND CMAKE_VERSION VERSION_GREATER_EQUAL 3.24)
     set(CMAKE_CUDA_ARCHITECTURES native CACHE STRING "CUDA architectures (a GPU is visible: native)")
+  elseif(COURSE_GPU_VISIBLE)
+    # CMake before 3.24 has no `native`: the visible GPUs' compute capabilities, asked directly.
+    execute_process(COMMAND ${_course_nvidia_smi} --query-gpu=compute_cap --format=csv,noheader
+                    RESULT_VARIABLE _course_cap_rc OUTPUT_VARIABLE _course_caps ERROR_QUIET)
+    string(REPLACE "." "" _course_caps "${_course_caps}")
+    string(REGEX MATCHALL "[0-9]+" _course_caps "${_course_caps}")
+    list(REMOVE_DUPLICATES _course_caps)
+    if(NOT _course_cap_rc EQUAL 0 OR NOT _course_caps)
+      set(_course_caps 80 86 90)
+    endif()
+    set(CMAKE_CUDA_ARCHITECTURES "${_course_caps}" CACHE STRING "CUDA architectures (the visible GPUs')")
   else()
     # 90 is the H200 the course's figures come from; 80 and 86 cover the A100 and
     # the RTX 30 series that many students own.

@@ -16,6 +16,8 @@ import shlex
 import subprocess
 from dataclasses import dataclass
 
+import children
+
 
 class RecipeError(Exception):
     """The course build is missing or stale: an infrastructure problem, not a student's."""
@@ -124,10 +126,10 @@ GUARD_REJECTED = 3
 
 
 def run(args, cwd, timeout):
-    """(output, exit code, timed out)."""
+    """(output, exit code, timed out); children.Stopped when the batch is interrupted."""
     try:
-        p = subprocess.run(args, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=timeout)
-        return p.stdout.decode("utf-8", "replace"), p.returncode, False
+        out, code = children.run(args, timeout, cwd=cwd)
+        return out.decode("utf-8", "replace"), code, False
     except subprocess.TimeoutExpired as e:
-        out = (e.stdout or b"").decode("utf-8", "replace")
+        out = (e.output or b"").decode("utf-8", "replace")
         return out + f"\n(stopped after {timeout} s)", -1, True

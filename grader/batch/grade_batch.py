@@ -12,6 +12,7 @@ import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -19,10 +20,13 @@ from concurrent.futures import ThreadPoolExecutor
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import children  # noqa: E402
+import class_review  # noqa: E402
 import grade_one  # noqa: E402
 import gradebook  # noqa: E402
 import intake  # noqa: E402
 import merge  # noqa: E402
+import roster  # noqa: E402
 import shard  # noqa: E402
 import slurm_submit  # noqa: E402
 import throughput  # noqa: E402
@@ -68,7 +72,7 @@ def unwritable(out, create):
     return None
 
 
-def grade_on_slurm(args, grader, todo, subs, dups, folder, t0):
+def grade_on_slurm(args, grader, todo, subs, folder, t0):
     """Intake and builds here, on all cores (the build tree and the course's objects are
     here, and building is CPU work the GPU nodes need not do), into the run's own scratch
     folder on the shared filesystem (RESULTS/.slurm/run-<n>/scratch: a later run, or its
@@ -76,19 +80,45 @@ def grade_on_slurm(args, grader, todo, subs, dups, folder, t0):
     run_dir = shard.new_run_dir(args.out)
     scratch_root = os.path.join(run_dir, "scratch")
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        built = list(pool.map(lambda s: (s, grader.prepare(s, folder, scratch_root, dups.get(s.name))), todo))
-    built = [{"name": s.name, "student_id": s.student_id, "built": grade_one.built_to_json(b),
+        built = list(pool.map(lambda s: (s, prepare_or_none(grader, s, folder, scratch_root)), todo))
+    if children.stopping.is_set():
+        return interrupted(args, subs, "nothing was submitted to Slurm")
+    built = [{"name": s.name, "student_id": s.student_id, "identity": s.identity(), "built": grade_one.built_to_json(b),
               "sha256": grader.file_sha256.get(s.name, "")} for s, b in built if b]
     manifest = {"lab": args.lab, "backend": grader.backend, "grader": grader.grader, "policy": grader.policy,
                 "grade_timeout": args.grade_timeout, "out": os.path.abspath(args.out),
-                "graders_per_gpu": args.graders_per_gpu, "started": t0, "todo": len(todo),
+                "graders_per_gpu": args.graders_per_gpu, "started": t0, "todo": len(todo), "review": args.review,
                 "builds": {"count": grader.stats["builds"], "seconds": grader.stats["build_s"]},
-                "class": [{"name": s.name, "student_id": s.student_id} for s in subs]}
+                "class": [{"name": s.name, "student_id": s.student_id, "identity": s.identity()} for s in subs]}
     shards = shard.split(built, args.tasks or shard.default_tasks(len(built))) if built else []
     shard.write_run(run_dir, manifest, shards)
     if not shards:  # nothing built: every row is already here
         return merge.merge(run_dir, quiet=args.quiet)
     return slurm_submit.submit(run_dir, args.lab, args, quiet=args.quiet)
+
+
+def prepare_or_none(grader, sub, folder, scratch_root):
+    """grader.prepare, or None once the batch is interrupted (the submission keeps no row)."""
+    try:
+        return grader.prepare(sub, folder, scratch_root)
+    except children.Stopped:
+        return None
+
+
+def on_interrupt(signum, _frame):
+    if not children.stopping.is_set():
+        n = children.stop()
+        print(f"\ngrade batch: {signal.Signals(signum).name}: stopping {n} running build(s) and grader(s)",
+              file=sys.stderr, flush=True)
+
+
+def interrupted(args, subs, extra=""):
+    """What an interrupted batch says and returns: rows exist only for what finished."""
+    done = sum(os.path.exists(os.path.join(args.out, s.name, "row.json")) for s in subs)
+    tail = f" ({extra})" if extra else ""
+    print(f"grade batch: interrupted: {done} graded, {len(subs) - done} left; run the same command again to "
+          f"finish{tail}", file=sys.stderr)
+    return 130
 
 
 def unchanged(old, sub, lab_folder, policy_hash, backend):
@@ -113,19 +143,32 @@ def main(argv=None):
     p.add_argument("--jobs", type=int, default=os.cpu_count() or 2, help="parallel builds (and emulated grading)")
     p.add_argument("--force", action="store_true", help="grade again submissions already graded")
     p.add_argument("--regrade", action="append", default=[], metavar="NAME",
-                   help="grade this submission again (a folder or archive name; may be given more than once)")
+                   help="grade this student again (their entry's name, or their id: an email for a Gradescope "
+                        "export, the login for Canvas; may be given more than once)")
     p.add_argument("--policy", help="policy file merged over the defaults")
     p.add_argument("--build-dir", default=os.environ.get("COURSE_BUILD_DIR", os.path.join(ROOT, "build")))
     p.add_argument("--compile-timeout", type=float, default=300)
     p.add_argument("--grade-timeout", type=float, default=1800)
     p.add_argument("--graders-per-gpu", type=int, default=1, metavar="K",
                    help="grade K submissions at once per GPU, timing still one at a time (grader --gpu-lock)")
+    p.add_argument("--deadline", help="the due time (ISO 8601, UTC unless a zone is given): late submissions get "
+                   "final_score with --late-penalty taken off")
+    p.add_argument("--late-penalty", default="100", metavar="PCT[,PCT...]",
+                   help="percent taken off for 1, 2, ... started days late, the last for every later day "
+                        "(default 100: no credit after the deadline)")
+    p.add_argument("--late-grace", type=float, default=0.0, metavar="MINUTES", help="minutes past the deadline "
+                   "that still count as on time")
     p.add_argument("--quiet", action="store_true")
     slurm_submit.add_options(p)
     args = p.parse_args(argv)
     problem = slurm_submit.check_options(args)
     if args.graders_per_gpu < 1:
         problem = "--graders-per-gpu must be 1 or more"
+    try:
+        args.review = {"deadline": class_review.parse_deadline(args.deadline) if args.deadline else None,
+                       "curve": class_review.parse_penalties(args.late_penalty), "grace_s": 60 * args.late_grace}
+    except ValueError as e:
+        problem = str(e)
     if problem:
         print(f"grade batch: {problem}", file=sys.stderr)
         return 2
@@ -136,6 +179,10 @@ def main(argv=None):
     except (RecipeError, OSError, ValueError) as e:
         print(f"grade batch: {e}", file=sys.stderr)
         return 2
+    reference = os.path.join(ROOT, "solutions", folder, intake.STUDENT_FILE)
+    if os.path.isfile(reference):  # absent from a course copy without answers
+        with open(reference, encoding="utf-8") as f:
+            args.review["reference_texts"] = [f.read()]
     if not os.path.isdir(args.submissions):
         print(f"grade batch: {args.submissions} is not a folder", file=sys.stderr)
         return 2
@@ -162,25 +209,28 @@ def main(argv=None):
         backend = "gpu" if gpus and recipe.has(args.lab, "gpu") else "emulated"
         if backend == "emulated" and not args.emulate:
             print("grade batch: no GPU: grading on the CPU emulator (correctness and its counters; no timing)", file=sys.stderr)
-    subs = intake.discover(args.submissions)
-    unknown = sorted(set(args.regrade) - {s.name for s in subs})
+    entries = intake.discover(args.submissions)
+    # One row per student: the newest of their entries is graded, the others are named in its row.
+    subs = roster.newest_per_student(entries)
+    by_student = {s.student_id: s.name for s in subs}
+    regrade = {by_student.get(e.student_id) for e in entries if e.name in args.regrade or e.student_id in args.regrade}
+    unknown = sorted(n for n in args.regrade if not any(n in (e.name, e.student_id) for e in entries))
     if unknown:
         print(f"grade batch: --regrade {', '.join(unknown)}: no such submission in {args.submissions}", file=sys.stderr)
         return 2
-    dups = intake.duplicates(subs)
     rows = {}
     todo = []
     changed = 0
     policy_hash = grade_one.file_sha256(args.policy) if args.policy else "default"
     for s in subs:
         row_path = os.path.join(args.out, s.name, "row.json")
-        if os.path.exists(row_path) and not args.force and s.name not in args.regrade:
+        if os.path.exists(row_path) and not args.force and s.name not in regrade:
             with open(row_path) as f:
                 old = json.load(f)
             # A row stands for the file and the policy it was graded with: a replaced
             # archive, or another policy, is graded again.
             if unchanged(old, s, folder, policy_hash, backend):
-                rows[s.name] = old
+                rows[s.name] = dict(old, **s.identity())  # who and when as the export says now
                 continue
             changed += 1
         todo.append(s)
@@ -213,14 +263,18 @@ def main(argv=None):
 
     def on_row(r):  # the gradebook is rewritten after every submission: nothing finished is lost
         rows[r["submission"]] = r
-        gradebook.write(args.out, rows.values())
+        gradebook.write(args.out, rows.values(), args.review)
 
+    # A Ctrl-C (or SIGTERM) stops every build and grader this batch started; what had not
+    # finished keeps no row, so the same command again grades exactly what is left.
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, on_interrupt)
     grader = grade_one.SubmissionGrader(args.out, args.lab, recipe.grader, backend, args.policy, args.grade_timeout,
                                         recipe, args.compile_timeout, Progress(len(todo), args.quiet), on_row)
     scratch_root = os.path.join(args.out, ".scratch")
     t0 = time.time()
     if args.slurm:
-        return grade_on_slurm(args, grader, todo, subs, dups, folder, t0)
+        return grade_on_slurm(args, grader, todo, subs, folder, t0)
 
     # One grading thread per GPU (performance is never measured by two workers on one GPU),
     # or --graders-per-gpu of them sharing its lock; emulated grading uses every core.
@@ -229,7 +283,7 @@ def main(argv=None):
     work, threads = grader.start_graders(slots)
 
     def prepare(sub):
-        built = grader.prepare(sub, folder, scratch_root, dups.get(sub.name))
+        built = prepare_or_none(grader, sub, folder, scratch_root)
         if built:
             work.put((sub, built))
 
@@ -238,8 +292,10 @@ def main(argv=None):
     grade_one.finish_graders(work, threads)
     stats = grader.stats
 
-    gradebook.write(args.out, rows.values())
+    gradebook.write(args.out, rows.values(), args.review)
     shutil.rmtree(scratch_root, ignore_errors=True)
+    if children.stopping.is_set():
+        return interrupted(args, subs)
     span = stats["grade_end"] - stats["grade_start"] if stats["grade_end"] else None
     fig = throughput.figures(len(todo), time.time() - t0, stats["builds"], stats["build_s"], stats["graded"], span)
     all_rows = list(rows.values())

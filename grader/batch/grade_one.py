@@ -13,11 +13,11 @@ import json
 import os
 import queue
 import shutil
-import signal
 import subprocess
 import threading
 import time
 
+import children
 import grader_command
 import gradebook
 import intake
@@ -41,8 +41,6 @@ class SubmissionGrader:
         self.grade_timeout, self.compile_timeout = grade_timeout, compile_timeout
         self.recipe, self.progress, self.on_row = recipe, progress, on_row
         self.lock = threading.Lock()
-        # Set by a Slurm task when Slurm ends it (slurm_task.py); None in a local batch.
-        self.stopping = None
         self.stats = {"build_s": 0.0, "builds": 0, "graded": 0, "grade_start": None, "grade_end": None}
         self.policy_sha256 = file_sha256(self.policy) if self.policy else "default"
         self.file_sha256 = {}  # by submission name: the kernels.cu intake took out of it
@@ -55,8 +53,10 @@ class SubmissionGrader:
         return os.path.join(self.out, sub.name)
 
     def record(self, sub, r, extra=None):
-        r = dict(r, sha256=self.file_sha256.get(sub.name, ""), policy_sha256=self.policy_sha256, backend=self.backend,
-                 graded_at=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
+        if children.stopping.is_set():
+            raise children.Stopped()  # whatever ended it was the interrupt: no row, a rerun grades it
+        r = dict(r, **sub.identity(), sha256=self.file_sha256.get(sub.name, ""), policy_sha256=self.policy_sha256,
+                 backend=self.backend, graded_at=datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"))
         d = self.folder_of(sub)
         os.makedirs(d, exist_ok=True)
         extra = dict(extra or {})
@@ -77,16 +77,19 @@ class SubmissionGrader:
         if self.progress:
             self.progress.finished(r)
 
-    def prepare(self, sub, lab_folder, scratch_root, duplicate_of=None):
+    def prepare(self, sub, lab_folder, scratch_root):
         """Intake and build. Returns the BuildResult of a built submission, to be graded;
-        records the row (and returns None) of one that cannot be."""
+        records the row (and returns None) of one that cannot be. Raises children.Stopped
+        when the batch is interrupted: the submission keeps no row."""
+        if children.stopping.is_set():
+            raise children.Stopped()
         shutil.rmtree(self.folder_of(sub), ignore_errors=True)  # --force or a rerun: start clean
         try:
             inner, data = intake.student_file(sub, lab_folder)
             self.file_sha256[sub.name] = hashlib.sha256(data).hexdigest()
-            if duplicate_of:
-                raise intake.InvalidSubmission(
-                    f"duplicate submission for student '{sub.student_id}' (also {duplicate_of}): only one is graded")
+            os.makedirs(self.folder_of(sub), exist_ok=True)
+            with open(os.path.join(self.folder_of(sub), gradebook.GRADED_FILE), "wb") as f:
+                f.write(data)
         except intake.InvalidSubmission as e:
             self.record(sub, gradebook.row(sub.name, sub.student_id, "invalid_submission", message=str(e)))
             return None
@@ -135,7 +138,7 @@ class SubmissionGrader:
                                      os.path.join(d, "report.json"), os.path.join(d, "results.json"),
                                      os.path.join(d, "report.txt"))
         try:
-            subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, timeout=self.grade_timeout)
+            children.run(cmd, self.grade_timeout)
         except subprocess.TimeoutExpired:
             pass
 
@@ -153,11 +156,8 @@ class SubmissionGrader:
             env["CUDA_VISIBLE_DEVICES"] = gpu
         try:
             # Its output is kept for the record, never read: report.json is the verdict.
-            proc = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                                  timeout=self.grade_timeout)
-            out, code = proc.stdout.decode("utf-8", "replace"), proc.returncode
-            if self.stopped_from_outside(code):
-                return  # unfinished, no row: a rerun grades it, the merge says why it was not
+            raw, code = children.run(cmd, self.grade_timeout, env=env)
+            out = raw.decode("utf-8", "replace")
         except subprocess.TimeoutExpired:
             self.record(sub, gradebook.row(sub.name, sub.student_id, "timeout",
                                            message=f"grading ran longer than {self.grade_timeout:.0f} s"))
@@ -173,23 +173,14 @@ class SubmissionGrader:
         extra = {"grader.log": out} if rep.get("infrastructure_error") else None
         self.record(sub, gradebook.row_from_report(sub.name, sub.student_id, rep), extra)
 
-    def stopped_from_outside(self, code):
-        """Whether the grader was ended because Slurm is ending the task (a time limit,
-        scancel, preemption): Slurm signals every process of the task, the grader maybe
-        before this one, so a grader killed by SIGTERM or SIGKILL waits a moment for the
-        task's own SIGTERM before it counts as a crash."""
-        if self.stopping is None or code not in (-signal.SIGTERM, -signal.SIGKILL):
-            return False
-        return self.stopping.wait(5)
-
     def grader_loop(self, work, gpu, gpu_lock):
         """Grades (sub, built) items from the queue `work` until it hands out None."""
         while True:
             item = work.get()
             if item is None:
                 return
-            if self.stopping is not None and self.stopping.is_set():
-                continue  # Slurm is ending the task: start nothing more
+            if children.stopping.is_set():
+                continue  # interrupted (Ctrl-C, or Slurm ending the task): start nothing more
             with self.lock:
                 self.stats["grade_start"] = self.stats["grade_start"] or time.time()
             try:
@@ -197,9 +188,14 @@ class SubmissionGrader:
                 with self.lock:
                     self.stats["graded"] += 1
                     self.stats["grade_end"] = time.time()
+            except children.Stopped:
+                continue
             except Exception as e:  # a bug here must not lose the other submissions
                 sub = item[0]
-                self.record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"batch error: {e}"))
+                try:
+                    self.record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"batch error: {e}"))
+                except children.Stopped:
+                    continue
 
     def start_graders(self, slots):
         """One grading thread per slot, a (gpu, gpu_lock) pair; returns (queue, threads):

@@ -10,6 +10,8 @@ import json
 import os
 import statistics
 
+import class_review
+
 STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission")
 # A submission whose Slurm array task ended before grading it (slurm_status.py): Slurm's
 # word for why, not a grade; a rerun grades it.
@@ -17,8 +19,13 @@ SLURM_STATUSES = ("slurm_timeout", "slurm_cancelled", "slurm_node_fail", "slurm_
                   "slurm_failed", "slurm_unknown")
 # The CSV's columns; SPEEDUP_COLUMNS of the lab's parts go where SPEEDUPS stands.
 SPEEDUPS = "speedups"
-COLUMNS = ("submission", "student_id", "status", "score", "max_score", "correctness", SPEEDUPS, "target",
-           "reason", "message", "sha256", "policy_sha256", "backend", "graded_at")
+COLUMNS = ("submission", "student_id", "full_name", "email", "lms_id", "status", "score", "max_score", "final_score",
+           "correctness", SPEEDUPS, "target", "reason", "message", "same_file_as", "copy_of_reference",
+           "submitted_at", "late_days", "late_penalty_pct", "other_entries", "sha256", "policy_sha256", "backend",
+           "graded_at")
+# The file each row's grade is for, kept beside its reports (grade_one.py): what an
+# instructor reads, and what class_review.py compares.
+GRADED_FILE = "kernels.cu"
 # What batch knows of every row beyond the grade (grade_one.py fills them in): the graded
 # file's hash, the policy's ("default" for the built-in one), the backend and the time.
 PROVENANCE = ("sha256", "policy_sha256", "backend", "graded_at")
@@ -130,9 +137,22 @@ def csv_row(r):
     return flat
 
 
-def write(out_dir, rows):
-    """gradebook.csv and gradebook.json, through temporary files and renames."""
+def graded_texts(out_dir, rows):
+    texts = {}
+    for r in rows:
+        try:
+            with open(os.path.join(out_dir, r["submission"], GRADED_FILE), encoding="utf-8", errors="replace") as f:
+                texts[r["submission"]] = f.read()
+        except OSError:
+            pass
+    return texts
+
+
+def write(out_dir, rows, review=None):
+    """gradebook.csv and gradebook.json, through temporary files and renames. review: the
+    class_review.review() options (reference_texts, deadline, curve, grace_s)."""
     rows = sorted(rows, key=lambda r: r["submission"])
+    rows = class_review.review(rows, graded_texts(out_dir, rows), **(review or {}))
     # A submission that never reached the grader has no maximum of its own: it is worth
     # what the graded ones are worth.
     known = max((r["max_score"] for r in rows), default=0.0)

@@ -4,11 +4,15 @@ Only the one file the lab needs (kernels.cu) is ever taken out of a submission, 
 read into memory, never extracted: nothing else a student sends reaches the disk or the
 build. Anything suspicious is a reason to reject the submission, with a message for it.
 """
+import datetime
 import os
 import stat
 import tarfile
 import zipfile
 from dataclasses import dataclass
+from typing import Optional
+
+import roster
 
 STUDENT_FILE = "kernels.cu"
 MAX_STUDENT_FILE = 1 << 20      # a lab file is a few KB
@@ -23,35 +27,56 @@ class InvalidSubmission(Exception):
 
 @dataclass
 class Submission:
-    name: str        # the folder or archive name, unique in the batch
+    name: str        # the folder, archive or file name, unique in the batch
     path: str
-    kind: str        # "dir", "zip", "tar", or "other"
-    student_id: str  # the name without its archive suffix
+    kind: str        # "dir", "zip", "tar", "file" (a bare .cu file) or "other"
+    student_id: str  # who handed it in (roster.py): the name without its suffix, unless an export says
+    full_name: str = ""
+    email: str = ""
+    lms_id: str = ""
+    submitted_at: Optional[float] = None  # seconds since the epoch: the export's time, or the entry's mtime
+    late_marked: bool = False             # Canvas marked the upload late
+    order: tuple = ()                     # how new it is among one student's entries
+    other_entries: str = ""               # that student's other entries, not graded
+
+    def identity(self):
+        """What a gradebook row says of who handed it in (and what else they handed in)."""
+        when = (datetime.datetime.fromtimestamp(self.submitted_at, datetime.timezone.utc).isoformat(timespec="seconds")
+                if self.submitted_at else "")
+        return {"full_name": self.full_name, "email": self.email, "lms_id": self.lms_id,
+                "other_entries": self.other_entries, "submitted_at": when, "late_marked": self.late_marked}
+
+
+def kind_of(name, path):
+    """(kind, name without its suffix) of an entry of the submissions folder."""
+    if os.path.isdir(path) and not os.path.islink(path):
+        return "dir", name
+    lower = name.lower()
+    for suffix in ARCHIVE_SUFFIXES:
+        if lower.endswith(suffix):
+            return ("zip" if suffix == ".zip" else "tar"), name[: -len(suffix)]
+    stem = os.path.splitext(name)[0]
+    return ("file" if lower.endswith(".cu") else "other"), stem
 
 
 def discover(folder):
-    """Every entry of the submissions folder, sorted, hidden files left out."""
+    """Every entry of the submissions folder, sorted, hidden files and an export's metadata
+    left out, each with who handed it in (roster.py)."""
+    metadata = roster.read_gradescope_metadata(folder)
     subs = []
     for name in sorted(os.listdir(folder)):
-        if name.startswith("."):
+        if name.startswith(".") or (metadata is not None and name == roster.GRADESCOPE_METADATA):
             continue
         path = os.path.join(folder, name)
-        if os.path.isdir(path) and not os.path.islink(path):
-            subs.append(Submission(name, path, "dir", name))
-            continue
-        lower = name.lower()
-        for suffix in ARCHIVE_SUFFIXES:
-            if lower.endswith(suffix):
-                kind = "zip" if suffix == ".zip" else "tar"
-                subs.append(Submission(name, path, kind, name[: -len(suffix)]))
-                break
-        else:
-            subs.append(Submission(name, path, "other", os.path.splitext(name)[0]))
+        kind, stem = kind_of(name, path)
+        sub = Submission(name, path, kind, stem)
+        roster.identify(sub, stem, metadata)
+        subs.append(sub)
     return subs
 
 
 def candidate_paths(lab_folder):
-    """Where the file may be: alone at the top, at the lab's path, or at labs/<lab>/."""
+    """Where the file is looked for first: alone at the top, at the lab's path, or at labs/<lab>/."""
     return {STUDENT_FILE, f"{lab_folder}/{STUDENT_FILE}", f"labs/{lab_folder}/{STUDENT_FILE}"}
 
 
@@ -65,25 +90,23 @@ def check_member_name(name):
 
 
 def pick(files, lab_folder):
-    """The one candidate among the regular files' relative paths, or an explanation."""
-    wanted = candidate_paths(lab_folder)
+    """The student's kernels.cu among the regular files' relative paths, or an explanation:
+    the one kernels.cu anywhere inside (beside a report, three folders down, under the
+    student's own folder name); of several, the one at the lab's path, alone or under one
+    top folder."""
     files = [f for f in files if not f.startswith("__MACOSX/")]  # macOS zip metadata
-    hits = [f for f in files if f in wanted]
-    if not hits:
-        # A submission zipped with its folder: everything under one top-level directory.
-        tops = {f.split("/", 1)[0] for f in files if "/" in f}
-        if len(tops) == 1 and all("/" in f for f in files):
-            hits = [f for f in files if f.split("/", 1)[1] in wanted]
-            if len(hits) == 1:
-                return hits[0]
-    if len(hits) == 1:
-        return hits[0]
+    hits = [f for f in files if f.rsplit("/", 1)[-1] == STUDENT_FILE]
     if len(hits) > 1:
-        raise InvalidSubmission(f"more than one {STUDENT_FILE} for {lab_folder}: {', '.join(sorted(hits))}")
+        wanted = candidate_paths(lab_folder)
+        placed = [f for f in hits if f in wanted or (f.count("/") >= 1 and f.split("/", 1)[1] in wanted)]
+        if len(placed) == 1:
+            return placed[0]
+        raise InvalidSubmission(f"more than one {STUDENT_FILE} for {lab_folder}: {', '.join(sorted(hits))} "
+                                f"(keep only the one for {lab_folder})")
+    if hits:
+        return hits[0]
     shown = ", ".join(sorted(files)[:8]) if files else "nothing"
-    raise InvalidSubmission(
-        f"no {STUDENT_FILE} for {lab_folder} (expected {STUDENT_FILE}, {lab_folder}/{STUDENT_FILE} or "
-        f"labs/{lab_folder}/{STUDENT_FILE}); found: {shown}")
+    raise InvalidSubmission(f"no {STUDENT_FILE} for {lab_folder} anywhere in the submission; found: {shown}")
 
 
 def check_member(name, size, total):
@@ -98,15 +121,28 @@ def check_member(name, size, total):
 
 
 def check_text(data, where):
+    """The file as UTF-8, which the compiler reads. A UTF-8 or UTF-16 file with its byte
+    order mark, or a Latin-1/Windows-1252 one (an accented name in a comment, from an
+    editor set to a Western code page), is converted: its code means the same."""
     if len(data) > MAX_STUDENT_FILE:
         raise InvalidSubmission(f"{where} is {len(data)} bytes; a lab file must be under {MAX_STUDENT_FILE} bytes")
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        try:
+            return data.decode("utf-16").encode("utf-8")
+        except UnicodeDecodeError:
+            raise InvalidSubmission(f"{where} starts like UTF-16 text but is not")
     if b"\0" in data:
         raise InvalidSubmission(f"{where} is not a text file")
+    data = data.removeprefix(b"\xef\xbb\xbf")
     try:
         data.decode("utf-8")
+        return data
     except UnicodeDecodeError:
-        raise InvalidSubmission(f"{where} is not UTF-8 text")
-    return data
+        pass
+    try:
+        return data.decode("cp1252").encode("utf-8")
+    except UnicodeDecodeError:
+        return data.decode("latin-1").encode("utf-8")
 
 
 def from_dir(path, lab_folder):
@@ -170,24 +206,22 @@ def from_tar(path, lab_folder):
         raise InvalidSubmission(f"corrupt tar archive: {e}")
 
 
+def from_file(path):
+    if os.path.getsize(path) > MAX_STUDENT_FILE:
+        raise InvalidSubmission(f"{os.path.basename(path)} is {os.path.getsize(path)} bytes; a lab file must be "
+                                f"under {MAX_STUDENT_FILE} bytes")
+    with open(path, "rb") as f:
+        return os.path.basename(path), check_text(f.read(), os.path.basename(path))
+
+
 def student_file(sub, lab_folder):
-    """(path inside the submission, file contents) of the lab file, or InvalidSubmission."""
+    """(path inside the submission, file contents as UTF-8) of the lab file, or InvalidSubmission."""
+    if sub.kind == "file":
+        return from_file(sub.path)
     if sub.kind == "dir":
         return from_dir(sub.path, lab_folder)
     if sub.kind == "zip":
         return from_zip(sub.path, lab_folder)
     if sub.kind == "tar":
         return from_tar(sub.path, lab_folder)
-    raise InvalidSubmission(f"'{sub.name}' is neither a folder nor a .zip, .tar.gz or .tar archive")
-
-
-def duplicates(subs):
-    """{submission name: the name it duplicates} for every later entry of a student id."""
-    first = {}
-    dup = {}
-    for s in subs:
-        if s.student_id in first:
-            dup[s.name] = first[s.student_id]
-        else:
-            first[s.student_id] = s.name
-    return dup
+    raise InvalidSubmission(f"'{sub.name}' is neither a folder, a .zip, .tar.gz or .tar archive, nor a .cu file")

@@ -48,7 +48,7 @@ def class_rows(manifest, array_id, env=None):
                 status, message = slurm_status.status_for(states.get(task), source, f"{array_id}_{task}")
             else:
                 status, message = "crashed", "batch error: no result, and not in this run's array"
-            r = gradebook.row(s["name"], s["student_id"], status, message=message)
+            r = dict(gradebook.row(s["name"], s["student_id"], status, message=message), **s.get("identity", {}))
         rows.append(r)
     return rows, missing
 
@@ -91,7 +91,7 @@ def merge(run_dir, env=None, quiet=False):
         array_id = None
     out = manifest["out"]
     rows, missing = class_rows(manifest, array_id, env)
-    gradebook.write(out, rows)
+    gradebook.write(out, rows, manifest.get("review"))
     graded_here = sum(1 for name in shard.task_of(manifest) if read_row(out, name) is not None)
     print(gradebook.summary(rows))
     for line in figures(run_dir, manifest, graded_here):

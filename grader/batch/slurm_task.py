@@ -13,11 +13,11 @@ import signal
 import socket
 import sys
 import tempfile
-import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+import children  # noqa: E402
 import grade_one  # noqa: E402
 import intake  # noqa: E402
 import shard  # noqa: E402
@@ -69,19 +69,18 @@ def main(argv=None):
                                         progress=Progress(len(todo)))
     # Slurm ends a task with SIGTERM (then SIGKILL): what is being graded then is
     # unfinished, not crashed; it gets no row.json and the merge asks Slurm why.
-    grader.stopping = threading.Event()
-    signal.signal(signal.SIGTERM, lambda *_: grader.stopping.set())
+    signal.signal(signal.SIGTERM, lambda *_: children.stop())
     work, threads = grader.start_graders(task_slots(manifest["backend"], manifest["graders_per_gpu"], task_id))
     for e in todo:
-        sub = intake.Submission(e["name"], "", "built", e["student_id"])
+        sub = intake.Submission(e["name"], "", "built", e["student_id"], **e.get("identity", {}))
         grader.file_sha256[e["name"]] = e.get("sha256", "")  # its row names the file intake took
         work.put((sub, grade_one.built_from_json(e["built"])))
     grade_one.finish_graders(work, threads)
     shard.write_json(os.path.join(run_dir, f"task-{index}.json"),
                      {"task": task_id, "host": socket.gethostname(), "start": start, "end": time.time(),
                       "graded": grader.stats["graded"], "threads": len(threads),
-                      "stopped_by_slurm": grader.stopping.is_set()})
-    return 128 + signal.SIGTERM if grader.stopping.is_set() else 0
+                      "stopped_by_slurm": children.stopping.is_set()})
+    return 128 + signal.SIGTERM if children.stopping.is_set() else 0
 
 
 if __name__ == "__main__":

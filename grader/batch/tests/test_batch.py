@@ -41,9 +41,11 @@ BROKEN = '#include "contracts/lab1.cuh"\nnamespace LAB_IMPL {\n__global__ void r
 
 # submission name -> expected status
 EXPECTED = {
-    "correct": "graded",
-    "correct.zip": "invalid_submission",   # the same student twice
+    "correct": "graded",                   # and an older correct.zip: one row, the newer graded
     "nested.zip": "graded",
+    "deep.zip": "graded",                  # three folders down, beside a report
+    "latin1": "graded",                    # a Windows-1252 comment
+    "smithjane_LATE_12345_67999_kernels-1.cu": "graded",  # Canvas: the later of two uploads
     "wrong": "graded",
     "compile_error": "compile_error",
     "hang.tar.gz": "timeout",
@@ -66,7 +68,17 @@ def write(path, text):
 def make_class(folder):
     write(os.path.join(folder, "correct", LAB, "kernels.cu"), SOLUTION)
     with zipfile.ZipFile(os.path.join(folder, "correct.zip"), "w") as z:
-        z.writestr("kernels.cu", SOLUTION)
+        z.writestr("kernels.cu", STUB)
+    hour_ago = time.time() - 3600
+    os.utime(os.path.join(folder, "correct.zip"), (hour_ago, hour_ago))
+    with zipfile.ZipFile(os.path.join(folder, "deep.zip"), "w") as z:
+        z.writestr("report.pdf", "%PDF-1.4")
+        z.writestr("home/dee/cuda/kernels.cu", SOLUTION + "// done\n")
+    os.makedirs(os.path.join(folder, "latin1"))
+    with open(os.path.join(folder, "latin1", "kernels.cu"), "wb") as f:
+        f.write(("// R\u00e9duction na\u00efve, \u00a9 Ren\u00e9e\n" + SOLUTION).encode("cp1252"))
+    write(os.path.join(folder, "smithjane_12345_67890_kernels.cu"), SOLUTION)
+    write(os.path.join(folder, "smithjane_LATE_12345_67999_kernels-1.cu"), STUB)
     with zipfile.ZipFile(os.path.join(folder, "nested.zip"), "w") as z:
         z.writestr(f"alice/{LAB}/kernels.cu", SOLUTION)
         z.writestr("__MACOSX/alice/._kernels.cu", "junk")
@@ -141,7 +153,12 @@ class BatchTest(unittest.TestCase):
         self.assertEqual(float(rows["wrong"]["score"]), 0.0)
         self.assertEqual(float(rows["compile_error"]["max_score"]), full)
         self.assertIn("undefined_name", rows["compile_error"]["message"])
-        self.assertIn("also correct", rows["correct.zip"]["message"])
+        self.assertEqual(rows["correct"]["other_entries"], "correct.zip")
+        self.assertEqual(float(rows["latin1"]["score"]), full)
+        self.assertEqual(float(rows["deep.zip"]["score"]), full)
+        jane = rows["smithjane_LATE_12345_67999_kernels-1.cu"]
+        self.assertEqual((jane["student_id"], jane["lms_id"], jane["other_entries"], float(jane["score"])),
+                         ("smithjane", "12345", "smithjane_12345_67890_kernels.cu", 0.0))
         self.assertIn("climbs out of the submission", rows["traversal.zip"]["message"])
         self.assertIn("symbolic link", rows["symlink"]["message"])
         self.assertIn("corrupt zip", rows["corrupt.zip"]["message"])
@@ -163,8 +180,8 @@ class BatchTest(unittest.TestCase):
         with open(os.path.join(self.out, "batch_stats.json")) as f:
             stats = json.load(f)
         self.assertEqual(stats["submissions"], len(EXPECTED))
-        # Built: all but the 6 unusable entries; graded: those built, less the compile error.
-        self.assertEqual((stats["builds"], stats["graded"]), (7, 6))
+        # Built: all but the 5 unusable entries; graded: those built, less the compile error.
+        self.assertEqual((stats["builds"], stats["graded"]), (10, 9))
         self.assertEqual((stats["backend"], stats["graders_per_gpu"], stats["jobs"]), (BACKEND, 1, 2))
         # elapsed_s is stored to the millisecond: the rate agrees to within that rounding.
         self.assertAlmostEqual(stats["per_minute"], 60 * stats["submissions"] / stats["elapsed_s"],
@@ -219,6 +236,14 @@ class BatchTest(unittest.TestCase):
         self.assertEqual(rows["compile_error"]["reason"], "does not compile")
         self.assertIn(rows["out_of_bounds"]["reason"], ("A: out-of-bounds write (past its output)", "A: out-of-bounds write"))
         self.assertEqual(rows["empty"]["sha256"], "")
+
+    def test_copies_are_flagged(self):
+        rows = {r["submission"]: r for r in gradebook(self.out)}
+        self.assertEqual(rows["correct"]["same_file_as"], "deep.zip; latin1; nested.zip")
+        self.assertEqual((rows["correct"]["copy_of_reference"], rows["deep.zip"]["copy_of_reference"]),
+                         ("identical", "identical but for comments and spacing"))
+        self.assertEqual((rows["wrong"]["same_file_as"], rows["wrong"]["copy_of_reference"]),
+                         ("smithjane_LATE_12345_67999_kernels-1.cu", ""))
 
     def test_rerun_skips_graded_submissions(self):
         again = run_batch(self.subs, self.out)

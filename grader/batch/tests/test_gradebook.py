@@ -11,6 +11,7 @@ from types import SimpleNamespace
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+import class_review  # noqa: E402
 import gradebook  # noqa: E402
 import grader_command  # noqa: E402
 
@@ -99,10 +100,12 @@ class WriteTest(unittest.TestCase):
         gradebook.write(out, rows)
         with open(os.path.join(out, "gradebook.csv")) as f:
             reader = csv.DictReader(f)
-            self.assertEqual(reader.fieldnames, ["submission", "student_id", "status", "score", "max_score",
-                                                 "correctness", "speedup_A", "speedup_B", "speedup_C", "target",
-                                                 "reason", "message", "sha256", "policy_sha256", "backend",
-                                                 "graded_at"])
+            self.assertEqual(reader.fieldnames, ["submission", "student_id", "full_name", "email", "lms_id", "status",
+                                                 "score", "max_score", "final_score", "correctness", "speedup_A",
+                                                 "speedup_B", "speedup_C", "target", "reason", "message",
+                                                 "same_file_as", "copy_of_reference", "submitted_at", "late_days",
+                                                 "late_penalty_pct", "other_entries", "sha256", "policy_sha256",
+                                                 "backend", "graded_at"])
             alice, bob = list(reader)
         self.assertEqual([float(alice[f"speedup_{p}"]) for p in "ABC"], [3.55, 4.51, 4.671])
         self.assertEqual(float(alice["target"]), 4.2)
@@ -144,6 +147,40 @@ class GraderCommandTest(unittest.TestCase):
                                          gradescope="/o/results.json")
             self.assertEqual(cmd, ["/b/grader", "lab3", "--quiet", "--no-color", "--build-failure", path,
                                    "--gradescope", "/o/results.json"])
+
+
+class ClassReviewTest(unittest.TestCase):
+    def rows(self, **when):
+        return [dict(gradebook.row(n, n, "graded", 60.0, 60.0), submitted_at=t) for n, t in when.items()]
+
+    def test_late_curve(self):
+        deadline = class_review.parse_deadline("2026-12-10T23:59:00-08:00")
+        curve = class_review.parse_penalties("10,25,100")
+        rows = class_review.review(self.rows(ontime="2026-12-11T07:59:00+00:00", hour="2026-12-11T09:00:00+00:00",
+                                             two_days="2026-12-12T08:00:00+00:00", week="2026-12-18T00:00:00+00:00",
+                                             unknown=""), {}, deadline=deadline, curve=curve)
+        self.assertEqual({r["submission"]: (r["late_days"], r["late_penalty_pct"], r["final_score"]) for r in rows},
+                         {"ontime": (0, 0.0, 60.0), "hour": (1, 10.0, 54.0), "two_days": (2, 25.0, 45.0),
+                          "week": (7, 100.0, 0.0), "unknown": ("", "", 60.0)})
+        grace = class_review.review(self.rows(hour="2026-12-11T09:00:00+00:00"), {}, deadline=deadline, curve=curve,
+                                    grace_s=3600 * 2)
+        self.assertEqual(grace[0]["final_score"], 60.0)
+
+    def test_bad_late_options(self):
+        with self.assertRaisesRegex(ValueError, "--deadline 'friday' is not a date"):
+            class_review.parse_deadline("friday")
+        for bad in ("", "ten", "50,10", "120"):
+            with self.assertRaisesRegex(ValueError, "never decrease"):
+                class_review.parse_penalties(bad)
+        self.assertEqual(class_review.parse_penalties("100"), [100.0])
+
+    def test_copies(self):
+        ref = "__global__ void k() { /* the reference */ }\n"
+        texts = {"a": ref, "b": "__global__  void k()\n{ // mine\n}\n", "c": "int other;\n"}
+        rows = class_review.review(self.rows(a="", b="", c=""), texts, reference_texts=[ref])
+        self.assertEqual({r["submission"]: (r["same_file_as"], r["copy_of_reference"]) for r in rows},
+                         {"a": ("b", "identical"), "b": ("a", "identical but for comments and spacing"),
+                          "c": ("", "")})
 
 
 if __name__ == "__main__":
