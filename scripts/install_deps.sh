@@ -3,7 +3,8 @@
 # apt-get skips what is already there.
 #
 #   scripts/install_deps.sh            # build tools, test and report libraries, matplotlib
-#   scripts/install_deps.sh --instructor   # and Slurm + munge, for the batch's Slurm test
+#   scripts/install_deps.sh --instructor   # and Slurm + munge, for the batch's Slurm test, and
+#                                          # CMake 3.22, for the Gradescope package's test
 #                                          # (docs/instructor-guide.md; students need neither)
 #
 # The CUDA Toolkit (nvcc) is not a Debian package we can rely on, so this script
@@ -62,6 +63,17 @@ fi
 if ! python3 -c 'import matplotlib' >/dev/null 2>&1; then
   echo "install_deps: $(command -v python3) cannot import matplotlib; installing it from PyPI"
   python3 -m pip install --quiet matplotlib
+fi
+
+# The oldest CMake the course supports (3.22: Ubuntu 22.04's, which Gradescope's images
+# have), for the Gradescope package's test, which builds the package with it. From PyPI,
+# into its own folder: the system's CMake stays what it is.
+if [ "$instructor" = 1 ]; then
+  oldest="${COURSE_OLDEST_CMAKE_DIR:-$HOME/.cache/course/cmake-3.22}"
+  if [ ! -x "$oldest/cmake/data/bin/cmake" ]; then
+    echo "install_deps: installing CMake 3.22 into $oldest (the Gradescope package's test builds with it)"
+    python3 -m pip install --quiet --target "$oldest" cmake==3.22.6
+  fi
 fi
 
 nvcc_path=$(command -v nvcc || true)

@@ -43,8 +43,19 @@ void yield(thread_ctx& t) {
 }
 
 void make_ready(unsigned thread) {
-    g_block.threads[thread].st = thread_state::ready;
-    g_block.ready.push_back(thread);
+    auto& b = g_block;
+    b.threads[thread].st = thread_state::ready;
+    // The queue's consumed front is reclaimed: a block that loops through barriers until the
+    // watchdog stops it (a `stride >= 0` loop on an unsigned) would otherwise grow it by a
+    // block's threads per barrier, and run out of memory long before the watchdog fires.
+    if (b.ready_head == b.ready.size()) {
+        b.ready.clear();
+        b.ready_head = 0;
+    } else if (b.ready_head >= 4096 && 2 * b.ready_head >= b.ready.size()) {
+        b.ready.erase(b.ready.begin(), b.ready.begin() + static_cast<std::ptrdiff_t>(b.ready_head));
+        b.ready_head = 0;
+    }
+    b.ready.push_back(thread);
 }
 
 namespace {

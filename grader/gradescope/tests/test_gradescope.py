@@ -13,6 +13,9 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 LAB, FOLDER = "lab1", "lab1_divergent"
+OLDEST_CMAKE = os.path.join(os.environ.get("COURSE_OLDEST_CMAKE_DIR",
+                                           os.path.join(os.path.expanduser("~"), ".cache", "course", "cmake-3.22")),
+                            "cmake", "data", "bin")
 
 
 class GradescopeTest(unittest.TestCase):
@@ -27,10 +30,15 @@ class GradescopeTest(unittest.TestCase):
             cls.names = z.namelist()
             z.extractall(os.path.join(cls.root, "source"))  # what Gradescope does with the upload
         env = dict(os.environ, AUTOGRADER_ROOT=cls.root, COURSE_SKIP_DEPS="1")  # deps are here already
+        # Built with the oldest CMake the course supports, as on Gradescope's Ubuntu 22.04
+        # image (scripts/install_deps.sh --instructor installs it beside the system's).
+        if os.access(os.path.join(OLDEST_CMAKE, "cmake"), os.X_OK):
+            env["PATH"] = OLDEST_CMAKE + os.pathsep + env["PATH"]
         setup = subprocess.run(["bash", os.path.join(cls.root, "source", "setup.sh")], env=env,
                                stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        cls.setup_log = setup.stdout.decode("utf-8", "replace")
         if setup.returncode != 0:
-            raise RuntimeError("setup.sh failed:\n" + setup.stdout.decode()[-3000:])
+            raise RuntimeError("setup.sh failed:\n" + cls.setup_log[-3000:])
 
     @classmethod
     def tearDownClass(cls):
@@ -56,6 +64,12 @@ class GradescopeTest(unittest.TestCase):
     def read(self, *parts):
         with open(os.path.join(ROOT, *parts)) as f:
             return f.read()
+
+    @unittest.skipUnless(os.access(os.path.join(OLDEST_CMAKE, "cmake"), os.X_OK),
+                         "CMake 3.22 is not installed (scripts/install_deps.sh --instructor)")
+    def test_setup_ran_with_cmake_3_22(self):
+        with open(os.path.join(self.root, "build", "CMakeCache.txt")) as f:
+            self.assertIn("CMAKE_COMMAND:INTERNAL=" + os.path.join(OLDEST_CMAKE, "cmake"), f.read())
 
     def test_package_layout(self):
         for name in ("setup.sh", "run_autograder", "gradescope_lab", "CMakeLists.txt",

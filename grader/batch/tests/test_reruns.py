@@ -1,8 +1,9 @@
-"""A Ctrl-C in the middle of a batch: every grader stops, no unfinished submission gets a
-row, the batch says how many are left, and the same command again finishes the class
-with the gradebook an uninterrupted run gives.
+"""Reruns that never lie. A Ctrl-C in the middle of a batch: every grader stops, no
+unfinished submission gets a row, the batch says how many are left, and the same command
+again finishes the class with the gradebook an uninterrupted run gives. The same file
+gets the same row in any batch and at any --jobs, a part that writes wild included.
 
-Run by ctest with the build folder: python3 test_interrupt.py BUILD_DIR
+Run by ctest with the build folder: python3 test_reruns.py BUILD_DIR
 """
 import json
 import os
@@ -15,7 +16,7 @@ import tempfile
 import time
 import unittest
 
-from test_batch import SOLUTION, STUB, batch_env, gradebook, run_batch_args, write
+from test_batch import BATCH, BUILD, SOLUTION, STUB, batch_env, gradebook, read, run_batch_args, write
 
 # What the uninterrupted batch gives each of them on the emulator (test_batch.py's RegradeTest).
 EXPECTED = {f"s{i}": ("graded", 60.0 if i % 2 == 0 else 0.0) for i in range(8)}
@@ -83,6 +84,33 @@ class InterruptTest(unittest.TestCase):
 
     def test_sigint_to_the_batch_alone(self):
         self.interrupt_and_resume(to_group=False)
+
+
+LAB3 = read("solutions", "lab3_unrolled", "kernels.cu")
+# Part B writes far past its output (past the guard words); parts A and C are the reference's.
+WILD = LAB3.replace("    if (tid == 0) out[blockIdx.x] = v;\n}\n\n// Part C",
+                    "    if (tid == 0) { out[blockIdx.x] = v; out[gridDim.x * 4 + 1000000] = 7.0f; }\n}\n\n// Part C", 1)
+
+
+class DeterminismTest(unittest.TestCase):
+    def test_same_file_same_row_at_any_jobs(self):
+        self.assertNotEqual(WILD, LAB3)
+        tmp = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, tmp, True)
+        subs = os.path.join(tmp, "submissions")
+        for name, text in (("twin1", WILD), ("twin2", WILD), ("ref", LAB3), ("ref_copy", LAB3)):
+            write(os.path.join(subs, name, "kernels.cu"), text)
+        runs = []
+        for jobs in ("1", "2"):
+            out = os.path.join(tmp, f"results-{jobs}")
+            run = subprocess.run([sys.executable, BATCH, "lab3", subs, "--out", out, "--build-dir", BUILD, "--emulate",
+                                  "--jobs", jobs, "--quiet"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            self.assertEqual(run.returncode, 0, run.stdout.decode())
+            runs.append({r["submission"]: (r["status"], float(r["score"]), r["reason"]) for r in gradebook(out)})
+        self.assertEqual(runs[0], runs[1])
+        self.assertEqual(runs[0], {"twin1": ("crashed", 40.0, "B: out-of-bounds write"),
+                                   "twin2": ("crashed", 40.0, "B: out-of-bounds write"),
+                                   "ref": ("graded", 60.0, ""), "ref_copy": ("graded", 60.0, "")})
 
 
 if __name__ == "__main__":
