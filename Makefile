@@ -8,6 +8,7 @@
 #   make bench                     benchmark every reference on the GPU -> bench/results/<device>.json
 #   make plots                     draw docs/images/*.png|svg from that JSON
 #   make gradescope LAB=lab3       build/gradescope/lab3_autograder.zip for Gradescope
+#   make release OUT=DIR           the student repository: no answers, references compiled
 BUILD      ?= build
 LAB_SOURCE ?= labs
 JOBS       ?= $(shell nproc 2>/dev/null || echo 4)
@@ -45,7 +46,7 @@ define configure_if_needed
 	fi
 endef
 
-.PHONY: all configure test selfcheck bench plots gradescope clean $(LABS)
+.PHONY: all configure test selfcheck bench plots gradescope release clean $(LABS)
 
 all:
 	$(call configure_if_needed,$(LAB_GPU_ARGS))
@@ -82,6 +83,10 @@ plots:
 gradescope:
 	@[ -n "$(LAB)" ] || { echo "make gradescope: say which lab, e.g. make gradescope LAB=lab3"; exit 2; }
 	$(PYTHON) scripts/make_gradescope.py $(LAB) $(if $(POLICY),--policy $(POLICY))
+
+release:
+	@[ -n "$(OUT)" ] || { echo "make release: say where, e.g. make release OUT=../cuda-labs-student"; exit 2; }
+	$(PYTHON) scripts/make_release.py $(OUT)
 
 clean:
 	rm -rf $(BUILD)

@@ -4,7 +4,21 @@
 # The compiler launcher that guards every student file's compile (grader/guard/).
 set(COURSE_GUARD ${CMAKE_BINARY_DIR}/bin/course_cc_guard)
 # Where a Gradescope package keeps the reference kernels, compiled (<target>.o).
-set(COURSE_PREBUILT_DIR "" CACHE PATH "Folder of prebuilt reference kernel objects (Gradescope packages)")
+# A Gradescope package or a student release (scripts/make_release.py) holds the reference
+# kernels compiled, in prebuilt/, and no solutions/.
+if(EXISTS ${PROJECT_SOURCE_DIR}/prebuilt)
+  set(_course_prebuilt_default ${PROJECT_SOURCE_DIR}/prebuilt)
+else()
+  set(_course_prebuilt_default "")
+endif()
+set(COURSE_PREBUILT_DIR "${_course_prebuilt_default}" CACHE PATH
+    "Folder of prebuilt reference kernel objects (Gradescope packages, student releases)")
+# The reference answers, where this copy of the course has them (an instructor's checkout).
+if(EXISTS ${PROJECT_SOURCE_DIR}/solutions)
+  set(COURSE_HAS_SOLUTIONS ON)
+else()
+  set(COURSE_HAS_SOLUTIONS OFF)
+endif()
 
 function(course_warnings target)
   target_compile_options(${target} PRIVATE $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra>)
@@ -261,7 +275,7 @@ function(course_add_lab)
     else()
       message(WARNING "${lab}: ${student_file} does not exist, so ${lab} is not built from ${LAB_SOURCE}")
     endif()
-    if(BUILD_TESTING)
+    if(BUILD_TESTING AND COURSE_HAS_SOLUTIONS)
       foreach(variant stub solution)
         set(source labs)
         if(variant STREQUAL "solution")

@@ -75,9 +75,10 @@ def kind_sources(folder):
 def make_class(subs, lab, count):
     """Writes the class into `subs` (emptied first); returns {submission name: kind}.
 
-    The batch's duplicate check (intake.duplicates) compares student ids, the entry names
-    without an archive suffix, never contents: student_001 ... are all distinct, so each is
-    built and graded. The first line makes every file distinct all the same."""
+    The batch grades one entry per student (roster.newest_per_student), by student id, the
+    entry name without an archive suffix, never by contents: student_001 ... are all
+    distinct, so each is built and graded. The first line makes every file distinct all the
+    same (the gradebook's same_file_as stays empty)."""
     folder = lab_folder(lab)
     sources = kind_sources(folder)
     shutil.rmtree(subs, ignore_errors=True)

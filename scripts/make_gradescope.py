@@ -5,63 +5,23 @@ Gradescope unpacks the zip into /autograder/source: setup.sh and run_autograder 
 next to the course's files (those git tracks or would track: no build output; labs/ holds the
 stubs as the checkout has them). An instructor's policy can go in with --policy.
 
-The reference answers do not travel as source: solutions/ is left out, and the reference
-kernels the lab needs (its own and the naive baseline's) are compiled here for the CPU
-emulator and shipped as objects in prebuilt/, which setup.sh hands to CMake
+The answers do not travel: solutions/ and the grader's test submissions are left out
+(course_package.py), and the reference kernels the lab needs (its own and the naive
+baseline's) are compiled here for the CPU emulator and shipped as objects in prebuilt/,
+stripped of debug information and of this machine's paths, which setup.sh hands to CMake
 (COURSE_PREBUILT_DIR). A student's file that tried to read or include them finds nothing.
 
     scripts/make_gradescope.py lab3 --out build/gradescope/lab3_autograder.zip
 """
 import argparse
-import glob
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
 import zipfile
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-
-
-SKIP_DIRS = {".git", ".device", ".whl", ".gl", "__pycache__"}
-
-
-def course_files():
-    """The files git tracks, and new ones it does not ignore (what a commit would hold, so an
-    instructor's uncommitted course file is not silently left out); outside a git checkout,
-    the tree without build output."""
-    try:
-        out = subprocess.run(["git", "-C", ROOT, "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-                             stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, check=True).stdout
-        files = [f for f in out.decode().split("\0") if f and os.path.isfile(os.path.join(ROOT, f))]
-        if files:
-            return files
-    except (OSError, subprocess.CalledProcessError):
-        pass
-    files = []
-    for root, dirs, names in os.walk(ROOT):
-        rel = os.path.relpath(root, ROOT)
-        dirs[:] = sorted(d for d in dirs if d not in SKIP_DIRS and not (rel == "." and d.startswith("build")))
-        files += [os.path.normpath(os.path.join(rel, n)) for n in sorted(names) if ".tmp." not in n]
-    return files
-
-
-def reference_objects(lab):
-    """Compiles the reference kernels `lab` needs for the emulator; {object name: path}."""
-    build = tempfile.mkdtemp(prefix="gradescope-build-")
-    targets = sorted({f"{lab}_reference_solutions_emulated", "lab1_reference_solutions_emulated"})
-    subprocess.run(["cmake", "-S", ROOT, "-B", build, "-DCOURSE_GPU=OFF", "-DBUILD_TESTING=OFF",
-                    "-DCMAKE_BUILD_TYPE=Release"], check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["cmake", "--build", build, "-j", str(os.cpu_count() or 2), "--target", *targets],
-                   check=True, stdout=subprocess.DEVNULL)
-    objects = {}
-    for t in targets:
-        found = glob.glob(os.path.join(build, "**", f"{t}.dir", "**", "*.o"), recursive=True)
-        if len(found) != 1:
-            raise RuntimeError(f"expected one object for {t}, found {found}")
-        objects[f"{t}.o"] = found[0]
-    return objects
+from course_package import PREBUILT, ROOT, course_files, reference_objects, shipped_files
 
 
 def policy_problem(policy):
@@ -97,9 +57,11 @@ def main(argv=None):
             return 2
     out = args.out or os.path.join(ROOT, "build", "gradescope", f"{args.lab}_autograder.zip")
     os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    prebuilt_dir = tempfile.mkdtemp(prefix="gradescope-prebuilt-")
     try:
-        prebuilt = reference_objects(args.lab)
+        prebuilt = reference_objects({args.lab, "lab1"}, ["emulated"], prebuilt_dir)
     except (OSError, RuntimeError, subprocess.CalledProcessError) as e:
+        shutil.rmtree(prebuilt_dir, ignore_errors=True)
         print(f"make_gradescope: compiling the reference kernels failed: {e}", file=sys.stderr)
         return 2
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
@@ -108,14 +70,14 @@ def main(argv=None):
             info.external_attr = 0o755 << 16
             with open(os.path.join(ROOT, "grader", "gradescope", name), "rb") as f:
                 z.writestr(info, f.read())
-        for f in course_files():
-            if not f.startswith("solutions/"):
-                z.write(os.path.join(ROOT, f), f)
-        for name, path in prebuilt.items():
-            z.write(path, f"prebuilt/{name}")
+        for f in shipped_files():
+            z.write(os.path.join(ROOT, f), f)
+        for name in prebuilt:
+            z.write(os.path.join(prebuilt_dir, name), f"{PREBUILT}/{name}")
         z.writestr("gradescope_lab", args.lab + "\n")
         if args.policy:
             z.write(args.policy, "gradescope_policy.jsonc")
+    shutil.rmtree(prebuilt_dir, ignore_errors=True)
     print(out)
     return 0
 

@@ -9,6 +9,7 @@ after a grace period, and no new child starts. run() raises Stopped for a child 
 ended once the batch was stopping, or that a stop signal ended just before the batch's
 handler ran: its caller records nothing, and the same command again grades it.
 """
+import os
 import signal
 import subprocess
 import threading
@@ -29,6 +30,26 @@ class Stopped(Exception):
     """The batch is stopping: the child was not started, or was ended before it finished."""
 
 
+def _descendants(pid):
+    """The processes under `pid` (Linux's /proc children lists), deepest last."""
+    found, queue = [], [pid]
+    while queue:
+        p = queue.pop()
+        try:
+            tasks = os.listdir(f"/proc/{p}/task")
+        except OSError:
+            continue
+        for t in tasks:
+            try:
+                with open(f"/proc/{p}/task/{t}/children") as f:
+                    kids = [int(k) for k in f.read().split()]
+            except (OSError, ValueError):
+                continue
+            found += kids
+            queue += kids
+    return found
+
+
 def _signal(proc, sig):
     try:
         proc.send_signal(sig)
@@ -36,14 +57,30 @@ def _signal(proc, sig):
         pass
 
 
+def _kill_tree(proc, seen=()):
+    """SIGKILL to the child and everything under it (a linker under the compiler driver
+    holds the output pipe open as long as it lives), and to `seen`: what was under it
+    before a SIGTERM, which may have left those orphaned."""
+    for pid in set(_descendants(proc.pid)) | set(seen):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    _signal(proc, signal.SIGKILL)
+
+
 def _end(proc):
-    """SIGTERM, then SIGKILL after GRACE_S; returns the output still unread."""
+    """SIGTERM, then SIGKILL to the whole tree after GRACE_S; returns the output still unread."""
+    tree = _descendants(proc.pid)
     _signal(proc, signal.SIGTERM)
     try:
         out, _ = proc.communicate(timeout=GRACE_S)
     except subprocess.TimeoutExpired:
-        _signal(proc, signal.SIGKILL)
-        out, _ = proc.communicate()
+        _kill_tree(proc, tree)
+        try:
+            out, _ = proc.communicate(timeout=GRACE_S)
+        except subprocess.TimeoutExpired:
+            out = b""  # an orphan we cannot see keeps the pipe: leave it, the child is dead
     return out
 
 
@@ -77,6 +114,7 @@ def stop():
     stopping.set()
     with _lock:
         procs = list(_running)
+    trees = {p: _descendants(p.pid) for p in procs}
     for p in procs:
         _signal(p, signal.SIGTERM)
 
@@ -85,7 +123,17 @@ def stop():
             try:
                 p.wait(GRACE_S)
             except subprocess.TimeoutExpired:
-                _signal(p, signal.SIGKILL)
+                pass
+            _kill_tree(p, trees[p])  # the grader ended its workers; what else it left goes too
 
     threading.Thread(target=finish, daemon=True).start()
     return len(procs)
+
+
+def kill_all():
+    """SIGKILL to every running child and everything under it, at once (a second Ctrl-C)."""
+    stopping.set()
+    with _lock:
+        procs = list(_running)
+    for p in procs:
+        _kill_tree(p)

@@ -54,11 +54,16 @@ def late_penalty(submitted_at, deadline, curve, grace_s=0.0):
     return days, curve[min(days, len(curve)) - 1]
 
 
-def review(rows, texts, reference_texts=(), deadline=None, curve=None, grace_s=0.0):
+def review(rows, texts, reference_texts=(), stub_texts=(), deadline=None, curve=None, grace_s=0.0,
+           times_from_files=False):
     """rows: the gradebook's rows; texts: {submission: the kernels.cu graded}. Returns the
-    rows with COLUMNS filled in."""
+    rows with COLUMNS filled in. A file that is the lab's stub is no one's copy; a time that
+    is only a file's modification time counts for the late policy when times_from_files."""
+    stubs = {normalised_sha256(t) for t in stub_texts}
     exact, loose = {}, {}
     for name, text in texts.items():
+        if normalised_sha256(text) in stubs:
+            continue
         exact.setdefault(hashlib.sha256(text.encode()).hexdigest(), []).append(name)
         loose.setdefault(normalised_sha256(text), []).append(name)
     refs = {hashlib.sha256(t.encode()).hexdigest() for t in reference_texts}
@@ -67,14 +72,15 @@ def review(rows, texts, reference_texts=(), deadline=None, curve=None, grace_s=0
     for r in rows:
         r = dict(r, **{c: "" for c in COLUMNS})
         text = texts.get(r["submission"])
-        if text is not None:
+        if text is not None and normalised_sha256(text) not in stubs:
             h, n = hashlib.sha256(text.encode()).hexdigest(), normalised_sha256(text)
             same = sorted(set(exact[h] + loose[n]) - {r["submission"]})
             r["same_file_as"] = "; ".join(same)
             r["copy_of_reference"] = ("identical" if h in refs else
                                       "identical but for comments and spacing" if n in loose_refs else "")
         r["final_score"] = r["score"]
-        if deadline is not None and r.get("submitted_at"):
+        trusted = r.get("time_source") == "export" or (times_from_files and r.get("time_source") == "file")
+        if deadline is not None and r.get("submitted_at") and trusted:
             t = datetime.datetime.fromisoformat(r["submitted_at"]).timestamp()
             days, pct = late_penalty(t, deadline, curve, grace_s)
             r["late_days"], r["late_penalty_pct"] = days, pct

@@ -82,7 +82,7 @@ def grade_on_slurm(args, grader, todo, subs, folder, t0):
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         built = list(pool.map(lambda s: (s, prepare_or_none(grader, s, folder, scratch_root)), todo))
     if children.stopping.is_set():
-        return interrupted(args, subs, "nothing was submitted to Slurm")
+        return interrupted(args, subs, todo, grader.recorded, "nothing was submitted to Slurm")
     built = [{"name": s.name, "student_id": s.student_id, "identity": s.identity(), "built": grade_one.built_to_json(b),
               "sha256": grader.file_sha256.get(s.name, "")} for s, b in built if b]
     manifest = {"lab": args.lab, "backend": grader.backend, "grader": grader.grader, "policy": grader.policy,
@@ -90,6 +90,11 @@ def grade_on_slurm(args, grader, todo, subs, folder, t0):
                 "graders_per_gpu": args.graders_per_gpu, "started": t0, "todo": len(todo), "review": args.review,
                 "builds": {"count": grader.stats["builds"], "seconds": grader.stats["build_s"]},
                 "class": [{"name": s.name, "student_id": s.student_id, "identity": s.identity()} for s in subs]}
+    # Built: from here a Ctrl-C ends the submitting or the waiting as Python's does
+    # (slurm_submit.py), and leaves the jobs to Slurm.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
+    for sig in (signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
     shards = shard.split(built, args.tasks or shard.default_tasks(len(built))) if built else []
     shard.write_run(run_dir, manifest, shards)
     if not shards:  # nothing built: every row is already here
@@ -106,33 +111,65 @@ def prepare_or_none(grader, sub, folder, scratch_root):
 
 
 def on_interrupt(signum, _frame):
-    if not children.stopping.is_set():
-        n = children.stop()
+    """The first signal stops every build and grader (children.py); a second one, to an
+    impatient instructor, kills them outright and leaves at once."""
+    if children.stopping.is_set():
+        children.kill_all()
+        os._exit(130)
+    n = children.stop()
+    try:
         print(f"\ngrade batch: {signal.Signals(signum).name}: stopping {n} running build(s) and grader(s)",
               file=sys.stderr, flush=True)
+    except OSError:  # the terminal is gone (SIGHUP)
+        pass
 
 
-def interrupted(args, subs, extra=""):
-    """What an interrupted batch says and returns: rows exist only for what finished."""
-    done = sum(os.path.exists(os.path.join(args.out, s.name, "row.json")) for s in subs)
+def interrupted(args, subs, todo, recorded, extra=""):
+    """What an interrupted batch says, writes and returns: the gradebook holds every row on
+    disk (what this run finished and what it had not reached), none for what it stopped."""
+    rows = []
+    for s in subs:
+        try:
+            with open(os.path.join(args.out, s.name, "row.json")) as f:
+                rows.append(dict(json.load(f), **s.identity()))
+        except (OSError, ValueError):
+            pass
+    try:
+        gradebook.write(args.out, rows, args.review)
+    except OSError:
+        pass
+    done = len(recorded & {s.name for s in todo})
+    again = ("run the same command again to grade them all again" if args.force
+             else "run the same command again to finish")
     tail = f" ({extra})" if extra else ""
-    print(f"grade batch: interrupted: {done} graded, {len(subs) - done} left; run the same command again to "
-          f"finish{tail}", file=sys.stderr)
+    try:
+        print(f"grade batch: interrupted: {done} graded, {len(todo) - done} left; {again}{tail}", file=sys.stderr)
+    except OSError:
+        pass
     return 130
 
 
 def unchanged(old, sub, lab_folder, policy_hash, backend):
     """Whether a submission's row still stands: the same file (its kernels.cu's hash, or no
-    usable file, as before), the same policy and the same backend."""
+    usable file, as before), the same policy and the same backend, written by this batch's
+    row format (an older batch's rows, such as its "duplicate" rows, are graded again)."""
     try:
         current = hashlib.sha256(intake.student_file(sub, lab_folder)[1]).hexdigest()
     except intake.InvalidSubmission:
         current = ""
-    return (old.get("sha256") == current and old.get("policy_sha256") == policy_hash and
-            old.get("backend") == backend)
+    return (old.get("row_format") == gradebook.ROW_FORMAT and old.get("sha256") == current and
+            old.get("policy_sha256") == policy_hash and old.get("backend") == backend)
 
 
 def main(argv=None):
+    try:
+        return grade(argv)
+    except KeyboardInterrupt:  # before any grading began: nothing was recorded
+        print("\ngrade batch: interrupted before grading began; nothing was recorded", file=sys.stderr)
+        return 130
+
+
+def grade(argv):
     p = argparse.ArgumentParser(prog="./grade batch", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("lab", help="lab1 ... lab5")
@@ -158,6 +195,8 @@ def main(argv=None):
                         "(default 100: no credit after the deadline)")
     p.add_argument("--late-grace", type=float, default=0.0, metavar="MINUTES", help="minutes past the deadline "
                    "that still count as on time")
+    p.add_argument("--times-from-files", action="store_true", help="for the late policy, trust the entries' "
+                   "modification times where no export says when (a collection that kept them)")
     p.add_argument("--quiet", action="store_true")
     slurm_submit.add_options(p)
     args = p.parse_args(argv)
@@ -166,7 +205,8 @@ def main(argv=None):
         problem = "--graders-per-gpu must be 1 or more"
     try:
         args.review = {"deadline": class_review.parse_deadline(args.deadline) if args.deadline else None,
-                       "curve": class_review.parse_penalties(args.late_penalty), "grace_s": 60 * args.late_grace}
+                       "curve": class_review.parse_penalties(args.late_penalty), "grace_s": 60 * args.late_grace,
+                       "times_from_files": args.times_from_files}
     except ValueError as e:
         problem = str(e)
     if problem:
@@ -179,10 +219,11 @@ def main(argv=None):
     except (RecipeError, OSError, ValueError) as e:
         print(f"grade batch: {e}", file=sys.stderr)
         return 2
-    reference = os.path.join(ROOT, "solutions", folder, intake.STUDENT_FILE)
-    if os.path.isfile(reference):  # absent from a course copy without answers
-        with open(reference, encoding="utf-8") as f:
-            args.review["reference_texts"] = [f.read()]
+    for key, where in (("reference_texts", "solutions"), ("stub_texts", "labs")):
+        path = os.path.join(ROOT, where, folder, intake.STUDENT_FILE)
+        if os.path.isfile(path):  # no solutions/ in a course copy without answers
+            with open(path, encoding="utf-8") as f:
+                args.review[key] = [f.read()]
     if not os.path.isdir(args.submissions):
         print(f"grade batch: {args.submissions} is not a folder", file=sys.stderr)
         return 2
@@ -213,8 +254,8 @@ def main(argv=None):
     # One row per student: the newest of their entries is graded, the others are named in its row.
     subs = roster.newest_per_student(entries)
     by_student = {s.student_id: s.name for s in subs}
-    regrade = {by_student.get(e.student_id) for e in entries if e.name in args.regrade or e.student_id in args.regrade}
-    unknown = sorted(n for n in args.regrade if not any(n in (e.name, e.student_id) for e in entries))
+    regrade = {by_student.get(e.student_id) for e in entries if any(roster.matches(e, n) for n in args.regrade)}
+    unknown = sorted(n for n in args.regrade if not any(roster.matches(e, n) for e in entries))
     if unknown:
         print(f"grade batch: --regrade {', '.join(unknown)}: no such submission in {args.submissions}", file=sys.stderr)
         return 2
@@ -295,7 +336,7 @@ def main(argv=None):
     gradebook.write(args.out, rows.values(), args.review)
     shutil.rmtree(scratch_root, ignore_errors=True)
     if children.stopping.is_set():
-        return interrupted(args, subs)
+        return interrupted(args, subs, todo, grader.recorded)
     span = stats["grade_end"] - stats["grade_start"] if stats["grade_end"] else None
     fig = throughput.figures(len(todo), time.time() - t0, stats["builds"], stats["build_s"], stats["graded"], span)
     all_rows = list(rows.values())

@@ -23,6 +23,9 @@ COLUMNS = ("submission", "student_id", "full_name", "email", "lms_id", "status",
            "correctness", SPEEDUPS, "target", "reason", "message", "same_file_as", "copy_of_reference",
            "submitted_at", "late_days", "late_penalty_pct", "other_entries", "sha256", "policy_sha256", "backend",
            "graded_at")
+# Bumped when what a row means changes: a rerun grades older rows again (grade_batch.py).
+# 2: one row per student (the newest entry), the review columns.
+ROW_FORMAT = 2
 # The file each row's grade is for, kept beside its reports (grade_one.py): what an
 # instructor reads, and what class_review.py compares.
 GRADED_FILE = "kernels.cu"
@@ -47,6 +50,7 @@ def row(submission, student_id, status, score=0.0, max_score=0.0, correctness=""
          "max_score": round(max_score, 2), "correctness": correctness, "speedups": dict(speedups or {}),
          "target": target, "reason": one_line(reason or words.get(status, ""), 200), "message": one_line(message, 500)}
     r.update({k: "" for k in PROVENANCE})
+    r["row_format"] = ROW_FORMAT
     return r
 
 

@@ -6,6 +6,7 @@ build. Anything suspicious is a reason to reject the submission, with a message 
 """
 import datetime
 import os
+import re
 import stat
 import tarfile
 import zipfile
@@ -35,6 +36,7 @@ class Submission:
     email: str = ""
     lms_id: str = ""
     submitted_at: Optional[float] = None  # seconds since the epoch: the export's time, or the entry's mtime
+    time_source: str = ""                 # "export" (the LMS's time), "file" (its mtime) or ""
     late_marked: bool = False             # Canvas marked the upload late
     order: tuple = ()                     # how new it is among one student's entries
     other_entries: str = ""               # that student's other entries, not graded
@@ -44,7 +46,8 @@ class Submission:
         when = (datetime.datetime.fromtimestamp(self.submitted_at, datetime.timezone.utc).isoformat(timespec="seconds")
                 if self.submitted_at else "")
         return {"full_name": self.full_name, "email": self.email, "lms_id": self.lms_id,
-                "other_entries": self.other_entries, "submitted_at": when, "late_marked": self.late_marked}
+                "other_entries": self.other_entries, "submitted_at": when, "time_source": self.time_source,
+                "late_marked": "yes" if self.late_marked else ""}
 
 
 def kind_of(name, path):
@@ -89,16 +92,22 @@ def check_member_name(name):
         raise InvalidSubmission(f"archive member '{name}' climbs out of the submission ('..'): rejected")
 
 
+OTHER_LAB = re.compile(r"^lab\d+_\w+$")
+
+
 def pick(files, lab_folder):
     """The student's kernels.cu among the regular files' relative paths, or an explanation:
-    the one kernels.cu anywhere inside (beside a report, three folders down, under the
-    student's own folder name); of several, the one at the lab's path, alone or under one
-    top folder."""
+    the one kernels.cu anywhere inside (beside a report, three folders down) that is not
+    in another lab's folder; of several, the one at a place candidate_paths() names, alone
+    or under one top folder."""
     files = [f for f in files if not f.startswith("__MACOSX/")]  # macOS zip metadata
-    hits = [f for f in files if f.rsplit("/", 1)[-1] == STUDENT_FILE]
+    hits = [f for f in files if f.rsplit("/", 1)[-1].lower() == STUDENT_FILE
+            and not any(OTHER_LAB.match(d) and d != lab_folder for d in f.split("/")[:-1])]
     if len(hits) > 1:
         wanted = candidate_paths(lab_folder)
-        placed = [f for f in hits if f in wanted or (f.count("/") >= 1 and f.split("/", 1)[1] in wanted)]
+        placed = [f for f in hits if f in wanted]
+        if not placed:
+            placed = [f for f in hits if "/" in f and f.split("/", 1)[1] in wanted]
         if len(placed) == 1:
             return placed[0]
         raise InvalidSubmission(f"more than one {STUDENT_FILE} for {lab_folder}: {', '.join(sorted(hits))} "
@@ -126,11 +135,15 @@ def check_text(data, where):
     editor set to a Western code page), is converted: its code means the same."""
     if len(data) > MAX_STUDENT_FILE:
         raise InvalidSubmission(f"{where} is {len(data)} bytes; a lab file must be under {MAX_STUDENT_FILE} bytes")
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        try:
-            return data.decode("utf-16").encode("utf-8")
-        except UnicodeDecodeError:
-            raise InvalidSubmission(f"{where} starts like UTF-16 text but is not")
+    for boms, codec in (((b"\xff\xfe\0\0", b"\0\0\xfe\xff"), "utf-32"), ((b"\xff\xfe", b"\xfe\xff"), "utf-16")):
+        if data.startswith(boms):
+            try:
+                data = data.decode(codec).encode("utf-8")
+            except UnicodeDecodeError:
+                raise InvalidSubmission(f"{where} starts like {codec.upper()} text but is not")
+            if len(data) > MAX_STUDENT_FILE:
+                raise InvalidSubmission(f"{where} is over {MAX_STUDENT_FILE} bytes as UTF-8")
+            break
     if b"\0" in data:
         raise InvalidSubmission(f"{where} is not a text file")
     data = data.removeprefix(b"\xef\xbb\xbf")

@@ -39,6 +39,8 @@ def class_rows(manifest, array_id, env=None):
     rows, missing, states, source = [], 0, None, None
     for s in manifest["class"]:
         r = read_row(out, s["name"])
+        if r is not None:  # who and when as this run's intake says (a rerun keeps older rows)
+            r = dict(r, **s.get("identity", {}))
         if r is None:
             missing += 1
             if s["name"] in tasks:

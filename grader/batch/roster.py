@@ -15,7 +15,7 @@ import os
 import re
 
 GRADESCOPE_METADATA = "submission_metadata.yml"
-CANVAS_NAME = re.compile(r"^(?P<login>[^_]+)(?:_late)?_(?P<uid>\d+)_(?P<aid>\d+)_(?P<orig>.+)$", re.IGNORECASE)
+CANVAS_NAME = re.compile(r"^(?P<login>[^_]+)(?P<late>_late)?_(?P<uid>\d+)_(?P<aid>\d+)_(?P<orig>.+)$", re.IGNORECASE)
 
 
 def _scalar(text):
@@ -74,6 +74,11 @@ def read_gradescope_metadata(folder):
         return parse_gradescope_metadata(f.read())
 
 
+def matches(sub, name):
+    """Whether `name` (an instructor's --regrade) names this entry or one of its students."""
+    return name in (sub.name, sub.student_id) or name in sub.student_id.split("+")
+
+
 def identify(sub, stem, metadata):
     """Fills in who `sub` is and how new it is, from the export's metadata or its name."""
     entry = (metadata or {}).get(stem)
@@ -84,26 +89,31 @@ def identify(sub, stem, metadata):
         sub.email = "; ".join(p["email"] for p in people)
         sub.lms_id = "; ".join(p["sid"] for p in people)
         sub.submitted_at = gradescope_time(entry["created_at"]) or None
+        sub.time_source = "export" if sub.submitted_at else ""
         sub.order = (sub.submitted_at or 0.0, 0, sub.name)
         return
-    sub.submitted_at = os.lstat(sub.path).st_mtime  # all a folder or a Canvas download says of when
+    # All a folder or a Canvas download says of when: a copy or an unpacked download may have
+    # reset it, so the late policy uses it only when told to (grade_batch.py --times-from-files).
+    sub.submitted_at, sub.time_source = os.lstat(sub.path).st_mtime, "file"
     m = CANVAS_NAME.match(sub.name)
     if m:
         sub.student_id, sub.lms_id = m.group("login"), m.group("uid")
-        sub.late_marked = "_late_" in sub.name.lower()
+        sub.late_marked = m.group("late") is not None
         sub.order = (0.0, int(m.group("aid")), sub.name)
         return
     sub.order = (sub.submitted_at, 0, sub.name)
 
 
 def newest_per_student(subs):
-    """The newest entry of each student, sorted by name; each lists the others in other_entries."""
+    """The newest entry of each student that can hold a lab file (a folder, an archive, a
+    .cu file: not the report.pdf Canvas downloads beside it), sorted by name; each lists
+    the others in other_entries."""
     by_student = {}
     for s in subs:
         by_student.setdefault(s.student_id, []).append(s)
     chosen = []
     for entries in by_student.values():
-        entries.sort(key=lambda s: s.order)
+        entries.sort(key=lambda s: (s.kind != "other", s.order))
         newest = entries[-1]
         newest.other_entries = "; ".join(s.name for s in entries[:-1])
         chosen.append(newest)

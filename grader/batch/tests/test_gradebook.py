@@ -151,7 +151,8 @@ class GraderCommandTest(unittest.TestCase):
 
 class ClassReviewTest(unittest.TestCase):
     def rows(self, **when):
-        return [dict(gradebook.row(n, n, "graded", 60.0, 60.0), submitted_at=t) for n, t in when.items()]
+        return [dict(gradebook.row(n, n, "graded", 60.0, 60.0), submitted_at=t, time_source="export")
+                for n, t in when.items()]
 
     def test_late_curve(self):
         deadline = class_review.parse_deadline("2026-12-10T23:59:00-08:00")
@@ -165,6 +166,11 @@ class ClassReviewTest(unittest.TestCase):
         grace = class_review.review(self.rows(hour="2026-12-11T09:00:00+00:00"), {}, deadline=deadline, curve=curve,
                                     grace_s=3600 * 2)
         self.assertEqual(grace[0]["final_score"], 60.0)
+        # A file's modification time counts only when the instructor says it can be trusted.
+        mtime = [dict(self.rows(hour="2026-12-11T09:00:00+00:00")[0], time_source="file")]
+        self.assertEqual(class_review.review(mtime, {}, deadline=deadline, curve=curve)[0]["final_score"], 60.0)
+        self.assertEqual(class_review.review(mtime, {}, deadline=deadline, curve=curve,
+                                             times_from_files=True)[0]["final_score"], 54.0)
 
     def test_bad_late_options(self):
         with self.assertRaisesRegex(ValueError, "--deadline 'friday' is not a date"):
@@ -176,11 +182,13 @@ class ClassReviewTest(unittest.TestCase):
 
     def test_copies(self):
         ref = "__global__ void k() { /* the reference */ }\n"
-        texts = {"a": ref, "b": "__global__  void k()\n{ // mine\n}\n", "c": "int other;\n"}
-        rows = class_review.review(self.rows(a="", b="", c=""), texts, reference_texts=[ref])
+        stub = "// TODO(lab1): write it\n__global__ void k() { return; }\n"
+        texts = {"a": ref, "b": "__global__  void k()\n{ // mine\n}\n", "c": "int other;\n", "d": stub, "e": stub}
+        rows = class_review.review(self.rows(a="", b="", c="", d="", e=""), texts, reference_texts=[ref],
+                                   stub_texts=[stub])
         self.assertEqual({r["submission"]: (r["same_file_as"], r["copy_of_reference"]) for r in rows},
                          {"a": ("b", "identical"), "b": ("a", "identical but for comments and spacing"),
-                          "c": ("", "")})
+                          "c": ("", ""), "d": ("", ""), "e": ("", "")})
 
 
 if __name__ == "__main__":

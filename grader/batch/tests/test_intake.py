@@ -44,10 +44,19 @@ class IntakeTest(unittest.TestCase):
         with self.assertRaisesRegex(intake.InvalidSubmission, "no kernels.cu for lab3_unrolled anywhere .*found: main.cu"):
             intake.student_file(self.zip_with({"main.cu": "a"}), LAB)
 
+    def test_other_labs_and_old_copies(self):
+        self.assertEqual(intake.student_file(self.zip_with({f"{LAB}/kernels.cu": "a", "lab2_interleaved/kernels.cu": "b"}),
+                                             LAB)[0], f"{LAB}/kernels.cu")
+        self.assertEqual(intake.student_file(self.zip_with({"kernels.cu": "a", "old/kernels.cu": "b"}), LAB)[0],
+                         "kernels.cu")
+        self.assertEqual(intake.student_file(self.zip_with({"Kernels.CU": "a"}), LAB)[0], "Kernels.CU")
+        with self.assertRaisesRegex(intake.InvalidSubmission, "no kernels.cu for lab3_unrolled anywhere"):
+            intake.student_file(self.zip_with({"labs/lab2_interleaved/kernels.cu": "b"}), LAB)
+
     def test_encodings_become_utf8(self):
         text = "// R\u00e9duction, \u00a9 Ren\u00e9e\nint x;\n"
         for raw in (text.encode("utf-8"), b"\xef\xbb\xbf" + text.encode("utf-8"), text.encode("cp1252"),
-                    text.encode("latin-1"), text.encode("utf-16")):
+                    text.encode("latin-1"), text.encode("utf-16"), text.encode("utf-32")):
             _, data = intake.student_file(self.zip_with({"kernels.cu": raw}), LAB)
             self.assertEqual(data.decode("utf-8"), text)
 
@@ -101,12 +110,15 @@ class IntakeTest(unittest.TestCase):
         self.touch("smithjane_12345_67890_kernels.cu", 5000, "// first\n")
         self.touch("smithjane_LATE_12345_67999_kernels-1.cu", 100, "// second\n")
         self.touch("doejohn_222_70000_lab3.zip")
+        self.touch("doejohn_222_70001_report.pdf")  # uploaded after the zip: not a lab file
+        self.touch("leeann_333_70002_my_late_fix.cu")
         subs = roster.newest_per_student(intake.discover(self.dir))
         self.assertEqual([(s.name, s.student_id, s.lms_id, s.late_marked, s.other_entries) for s in subs],
-                         [("doejohn_222_70000_lab3.zip", "doejohn", "222", False, ""),
+                         [("doejohn_222_70000_lab3.zip", "doejohn", "222", False, "doejohn_222_70001_report.pdf"),
+                          ("leeann_333_70002_my_late_fix.cu", "leeann", "333", False, ""),
                           ("smithjane_LATE_12345_67999_kernels-1.cu", "smithjane", "12345", True,
                            "smithjane_12345_67890_kernels.cu")])
-        self.assertEqual(intake.student_file(subs[1], LAB), ("smithjane_LATE_12345_67999_kernels-1.cu",
+        self.assertEqual(intake.student_file(subs[2], LAB), ("smithjane_LATE_12345_67999_kernels-1.cu",
                                                              b"// second\n"))
 
     def test_gradescope_export(self):
@@ -119,7 +131,9 @@ class IntakeTest(unittest.TestCase):
                           ("submission_222", "bo@uni.edu+cy@uni.edu", "Bo Li; Cy Ng", "bo@uni.edu; cy@uni.edu",
                            "1002; 1003"),
                           ("submission_333", "submission_333", "", "", "")])
-        self.assertEqual(subs[0].identity()["submitted_at"], "2026-11-20T18:00:05+00:00")
+        self.assertEqual((subs[0].identity()["submitted_at"], subs[0].time_source), ("2026-11-20T18:00:05+00:00", "export"))
+        self.assertEqual([roster.matches(subs[1], n) for n in ("cy@uni.edu", "bo@uni.edu+cy@uni.edu", "submission_222",
+                                                                "ann@uni.edu")], [True, True, True, False])
 
 
 # As Gradescope's "Export Submissions" writes it (the keys the course reads, and others).
