@@ -72,7 +72,7 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, lambda *_: children.stop())
     work, threads = grader.start_graders(task_slots(manifest["backend"], manifest["graders_per_gpu"], task_id))
     for e in todo:
-        sub = intake.Submission(e["name"], "", "built", e["student_id"], **e.get("identity", {}))
+        sub = intake.Submission(e["name"], "", "built", e["student_id"], known_identity=e.get("identity", {}))
         grader.file_sha256[e["name"]] = e.get("sha256", "")  # its row names the file intake took
         work.put((sub, grade_one.built_from_json(e["built"])))
     grade_one.finish_graders(work, threads)

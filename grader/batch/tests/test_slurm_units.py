@@ -1,6 +1,7 @@
 """The Slurm side of batch grading without a cluster: shards, job scripts, what Slurm's
 commands print about an array's tasks, the gradebook statuses, the command's checks."""
 import argparse
+import json
 import os
 import shutil
 import subprocess
@@ -13,6 +14,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, ".."))
 
 import grade_one  # noqa: E402
+import intake  # noqa: E402
 import grader_command  # noqa: E402
 import gradebook  # noqa: E402
 import merge  # noqa: E402
@@ -147,6 +149,23 @@ class SlurmAccount(unittest.TestCase):
             self.assertEqual(missing, 1)
             self.assertEqual([r["status"] for r in rows], ["graded", "slurm_unknown"])
             self.assertIn("array task None_0", rows[1]["message"])
+        finally:
+            shutil.rmtree(tmp)
+
+    def test_a_task_row_carries_the_identity_intake_found(self):
+        # What the submitting node's intake wrote in the shard, as slurm_task.py rebuilds it.
+        tmp = tempfile.mkdtemp()
+        try:
+            ann = intake.Submission("submission_1", tmp, "dir", "ann@uni.edu", full_name="Ann", email="ann@uni.edu",
+                                    submitted_at=1764000000.0, time_source="export", other_entries="old.zip")
+            entry = json.loads(json.dumps({"name": ann.name, "student_id": ann.student_id, "identity": ann.identity()}))
+            sub = intake.Submission(entry["name"], "", "built", entry["student_id"], known_identity=entry["identity"])
+            g = grade_one.SubmissionGrader(tmp, "lab1", "grader", "emulated")
+            g.record(sub, gradebook.row(sub.name, sub.student_id, "graded", 5, 10))
+            row = shard.read_json(os.path.join(tmp, "submission_1", "row.json"))
+            self.assertEqual((row["full_name"], row["email"], row["submitted_at"], row["time_source"],
+                              row["other_entries"]), ("Ann", "ann@uni.edu", "2025-11-24T16:00:00+00:00", "export",
+                                                      "old.zip"))
         finally:
             shutil.rmtree(tmp)
 
