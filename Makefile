@@ -6,6 +6,7 @@
 #                                  whenever nvcc is there, GPU or not: CI compiles them)
 #   make selfcheck                 every stub fails and every solution passes
 #   make bench                     benchmark every reference on the GPU -> bench/results/<device>.json
+#   make emu-bench                 the CPU emulator's speed: two reductions, and each lab's emulated grade
 #   make plots                     draw docs/images/*.png|svg from that JSON
 #   make gradescope LAB=lab3       build/gradescope/lab3_autograder.zip for Gradescope
 #   make release OUT=DIR           the student repository: no answers, references compiled
@@ -46,7 +47,7 @@ define configure_if_needed
 	fi
 endef
 
-.PHONY: all configure test selfcheck bench plots gradescope release clean $(LABS)
+.PHONY: all configure test selfcheck bench emu-bench plots gradescope release clean $(LABS)
 
 all:
 	$(call configure_if_needed,$(LAB_GPU_ARGS))
@@ -75,6 +76,13 @@ bench:
 	@cmake --build $(BUILD) -j $(JOBS) --target course_bench >/dev/null 2>&1 || \
 	  { echo "make bench: the benchmarks need the CUDA Toolkit (nvcc), which this build does not have"; exit 2; }
 	$(BUILD)/bin/course_bench --out-dir bench/results
+
+emu-bench:
+	$(call configure_if_needed,$(LAB_GPU_ARGS))
+	cmake --build $(BUILD) -j $(JOBS) --target emu_speed
+	cmake --build $(BUILD) -j $(JOBS)
+	$(BUILD)/bin/emu_speed
+	$(PYTHON) bench/emu/emu_grades.py --build-dir $(BUILD)
 
 plots:
 	@[ -n "$(BENCH_JSON)" ] || { echo "make plots: no bench/results/*.json yet: run make bench on a GPU first"; exit 2; }

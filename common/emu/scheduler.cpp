@@ -164,10 +164,16 @@ int block_barrier(barrier_kind kind, int predicate, const char* file, int line) 
     }
     t.st = thread_state::at_barrier;
     if (++b.barrier.count == b.nthreads) {
+        // Every thread is here, so none is queued: the queue starts over, in thread order.
+        b.ready.clear();
+        b.ready_head = 0;
+        const auto result = static_cast<std::uint64_t>(b.barrier_accum);
         for (unsigned i = 0; i < b.nthreads; ++i) {
-            if (b.threads[i].st == thread_state::at_barrier) {
-                b.threads[i].result = static_cast<std::uint64_t>(b.barrier_accum);
-                make_ready(i);
+            thread_ctx& other = b.threads[i];
+            if (other.st == thread_state::at_barrier) {
+                other.result = result;
+                other.st = thread_state::ready;
+                b.ready.push_back(i);
             }
         }
         b.barrier.count = 0;

@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""The whole emulated grade of each lab's reference, as `make emu-bench` prints it: the
+grader on the reference workers the build made (build/selfcheck/solution), one lab after
+another, with a fixed seed; `seconds` from each report (correctness, the counters
+included) and the wall time of the whole grade.
+
+    bench/emu/emu_grades.py [--build-dir build] [--seed 1] [--repeat 3]
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, os.path.join(ROOT, "scripts"))
+
+from labs_manifest import lab_names  # noqa: E402
+
+
+def grade(build, lab, seed, report):
+    cmd = [os.path.join(build, "bin", "grader"), lab, "--emulate", "--quiet", "--no-color", "--worker-dir",
+           os.path.join(build, "selfcheck", "solution"), "--seed", str(seed), "--json", report]
+    t0 = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    wall = time.perf_counter() - t0
+    with open(report) as f:
+        r = json.load(f)
+    return wall, r["seconds"]["correctness"], r["score"], r["max_score"]
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--repeat", type=int, default=3, help="runs per lab; the median is printed")
+    args = p.parse_args(argv)
+    if not os.path.isdir(os.path.join(args.build_dir, "selfcheck", "solution")):
+        print(f"emu_grades: {args.build_dir}/selfcheck/solution has no reference workers (build with tests on: make)",
+              file=sys.stderr)
+        return 2
+    total = 0.0
+    print(f"{'lab':<6} {'wall s':>8} {'correctness s':>14}  score   (median of {args.repeat}, seed {args.seed})")
+    with tempfile.TemporaryDirectory() as tmp:
+        for lab in lab_names():
+            runs = [grade(args.build_dir, lab, args.seed, os.path.join(tmp, f"{lab}.json")) for _ in range(args.repeat)]
+            wall = statistics.median(r[0] for r in runs)
+            corr = statistics.median(r[1] for r in runs)
+            total += wall
+            print(f"{lab:<6} {wall:8.2f} {corr:14.2f}  {runs[0][2]:.0f}/{runs[0][3]:.0f}")
+    print(f"{'all':<6} {total:8.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
