@@ -3,9 +3,12 @@ student release (make_release.py) hold the course's files without its answers, a
 reference kernels the grader needs compiled, stripped of debug information and of this
 machine's paths.
 
-Answers are everything under ANSWER_DIRS: the reference solutions, and the grader's own
-test submissions (independently written solutions, honest variants, attacks built on the
-references). Nothing else in the course defines a lab's kernels but the stubs.
+Answers are everything under ANSWER_DIRS: the reference solutions; the grader's own test
+submissions (independently written solutions, honest variants, attacks built on the
+references); the emulator's tests and the benchmarks, whose kernels use the labs'
+techniques (a corrected warp tail, a padded tile, sequential addressing, warp shuffles).
+What remains defines no kernel but the stubs' and the labs' baselines (and a probe of the
+GPU's memory, scripts/hmm_probe.cu); scripts/tests/packaging/test_release.py checks it.
 """
 import glob
 import os
@@ -14,7 +17,7 @@ import subprocess
 import tempfile
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-ANSWER_DIRS = ("solutions/", "grader/tests/")
+ANSWER_DIRS = ("solutions/", "grader/tests/", "common/tests/", "bench/")
 PREBUILT = "prebuilt"  # the folder of compiled references, which CMake picks up (cmake/course_labs.cmake)
 SKIP_DIRS = {".git", ".device", ".whl", ".gl", "__pycache__"}
 # What a GPU reference object is built for when it leaves this machine: the real code of
