@@ -174,12 +174,7 @@ def from_dir(path, lab_folder):
                 raise InvalidSubmission(f"'{os.path.relpath(full, path)}' is not a regular file: rejected")
             files.append(os.path.relpath(full, path).replace(os.sep, "/"))
     chosen = pick(files, lab_folder)
-    full = os.path.join(path, chosen)
-    if os.path.getsize(full) > MAX_STUDENT_FILE:
-        raise InvalidSubmission(f"{chosen} is {os.path.getsize(full)} bytes; a lab file must be under "
-                                f"{MAX_STUDENT_FILE} bytes")
-    with open(full, "rb") as f:
-        return chosen, check_text(f.read(), chosen)
+    return chosen, read_lab_file(os.path.join(path, chosen), chosen)
 
 
 def from_zip(path, lab_folder):
@@ -222,12 +217,18 @@ def from_tar(path, lab_folder):
         raise InvalidSubmission(f"corrupt tar archive: {e}")
 
 
+def read_lab_file(full, shown):
+    """The file at `full` (called `shown` in messages) as check_text returns it, never read
+    whole when it is too large."""
+    if os.path.getsize(full) > MAX_STUDENT_FILE:
+        raise InvalidSubmission(f"{shown} is {os.path.getsize(full)} bytes; a lab file must be under "
+                                f"{MAX_STUDENT_FILE} bytes")
+    with open(full, "rb") as f:
+        return check_text(f.read(), shown)
+
+
 def from_file(path):
-    if os.path.getsize(path) > MAX_STUDENT_FILE:
-        raise InvalidSubmission(f"{os.path.basename(path)} is {os.path.getsize(path)} bytes; a lab file must be "
-                                f"under {MAX_STUDENT_FILE} bytes")
-    with open(path, "rb") as f:
-        return os.path.basename(path), check_text(f.read(), os.path.basename(path))
+    return os.path.basename(path), read_lab_file(path, os.path.basename(path))
 
 
 def student_file(sub, lab_folder):
