@@ -25,6 +25,10 @@ extern char __start_emu_static[] __attribute__((weak));
 extern char __stop_emu_static[] __attribute__((weak));
 extern char __start_emu_static_data[] __attribute__((weak));
 extern char __stop_emu_static_data[] __attribute__((weak));
+extern char __start_emu_local[] __attribute__((weak));
+extern char __stop_emu_local[] __attribute__((weak));
+extern char __start_emu_local_data[] __attribute__((weak));
+extern char __stop_emu_local_data[] __attribute__((weak));
 }
 
 namespace emu::check {
@@ -72,16 +76,20 @@ void find_readonly() {
 }
 
 
-// __shared__ arrays (emu_shared), and the rest of the lab objects' zero-initialised and
-// function-local static data, which the guard and course_emu_object move to emu_static and
-// emu_static_data (gcc keeps a template instance's static locals out of emu_shared).
+// __shared__ arrays (emu_shared), and the rest of the lab objects' static data, which the
+// guard and course_emu_object move to emu_local, emu_local_data (functions' static locals:
+// gcc keeps a template instance's out of emu_shared), emu_static and emu_static_data.
 bool in_section(std::uintptr_t a, std::size_t n, const char* start, const char* stop) {
     return start != nullptr && in_span(a, n, addr(start), addr(stop));
 }
+const char* const g_sections[quick_ranges::sections][2] = {
+    {__start_emu_shared, __stop_emu_shared},         {__start_emu_local, __stop_emu_local},
+    {__start_emu_local_data, __stop_emu_local_data}, {__start_emu_static, __stop_emu_static},
+    {__start_emu_static_data, __stop_emu_static_data}};
 bool shared(std::uintptr_t a, std::size_t n) {
-    return in_section(a, n, __start_emu_shared, __stop_emu_shared) ||
-           in_section(a, n, __start_emu_static, __stop_emu_static) ||
-           in_section(a, n, __start_emu_static_data, __stop_emu_static_data);
+    for (const auto& sec : g_sections)
+        if (in_section(a, n, sec[0], sec[1])) return true;
+    return false;
 }
 
 enum class verdict { ok, outside, frame_slot };
@@ -133,8 +141,8 @@ verdict stack(std::uintptr_t a, std::size_t n, bool write, const origin& from) {
 bool device(std::uintptr_t a, std::size_t n) {
     const range_t* r = holding(g_device, a, n);
     if (r == nullptr) return false;
-    g_quick.lo[3] = r->first;
-    g_quick.hi[3] = r->second;
+    g_quick.lo[quick_ranges::last_device] = r->first;
+    g_quick.hi[quick_ranges::last_device] = r->second;
     return true;
 }
 
@@ -154,15 +162,12 @@ bool allowed(std::uintptr_t a, std::size_t n, bool write, const origin& from, ve
 void launch_begin() {
     find_readonly();
     g_device = memory::payload_ranges();
-    const char* const sections[3][2] = {{__start_emu_shared, __stop_emu_shared},
-                                        {__start_emu_static, __stop_emu_static},
-                                        {__start_emu_static_data, __stop_emu_static_data}};
-    for (int k = 0; k < 3; ++k) {
-        g_quick.lo[k] = sections[k][0] != nullptr ? addr(sections[k][0]) : 1;
-        g_quick.hi[k] = sections[k][0] != nullptr ? addr(sections[k][1]) : 0;
+    for (int k = 0; k < quick_ranges::sections; ++k) {
+        g_quick.lo[k] = g_sections[k][0] != nullptr ? addr(g_sections[k][0]) : 1;
+        g_quick.hi[k] = g_sections[k][0] != nullptr ? addr(g_sections[k][1]) : 0;
     }
-    g_quick.lo[3] = 1;
-    g_quick.hi[3] = 0;
+    g_quick.lo[quick_ranges::last_device] = 1;
+    g_quick.hi[quick_ranges::last_device] = 0;
 }
 
 void access(std::uintptr_t a, std::size_t n, bool write, const origin& from) {

@@ -4,8 +4,8 @@
 // tsan_entry.cpp), each atomic and each copy through the C library shims must lie in
 //  - a device allocation (cudaMalloc: its whole size, guard words included),
 //  - the block's __shared__ memory: the `emu_shared` section, where every __shared__ array
-//    and (emu_static, emu_static_data) the rest of the lab objects' static data lie
-//    (grader/core/rules_object_flow.hpp),
+//    and (emu_local, emu_local_data, emu_static, emu_static_data) the rest of the lab
+//    objects' static data lie (grader/core/rules_object_flow.hpp),
 //  - the running thread's own stack frames: from its stack pointer up to where the course
 //    entered the kernel, less the saved frame pointers and return addresses of its frames,
 //    so that no store can redirect a return (reads may also see the frames above),
@@ -44,7 +44,8 @@ void access(std::uintptr_t address, std::size_t size, bool write, const origin& 
 // What most accesses hit, tested inline before access(): the shared-memory sections and
 // the device buffer the last access found. Set by launch_begin and access.
 struct quick_ranges {
-    std::uintptr_t lo[4] = {}, hi[4] = {};  // 0-2: the shared sections, 3: the last device buffer
+    static constexpr int sections = 5, last_device = sections;
+    std::uintptr_t lo[sections + 1] = {}, hi[sections + 1] = {};  // the shared sections, then the last device buffer
 };
 extern quick_ranges g_quick;
 // What threadIdx, blockIdx, blockDim and gridDim read, which kernel code may read: the
@@ -63,7 +64,7 @@ inline bool builtin_read(std::uintptr_t a, std::size_t n) {
 inline bool quick(std::uintptr_t a, std::size_t n, bool write) {
     const std::uintptr_t end = a + n;
     if (end < a) return false;
-    for (int k = 3; k >= 0; --k)  // the last device buffer first, then the shared sections
+    for (int k = quick_ranges::last_device; k >= 0; --k)  // the last device buffer first, then the shared sections
         if (a >= g_quick.lo[k] && end <= g_quick.hi[k]) return true;
     return !write && builtin_read(a, n);
 }

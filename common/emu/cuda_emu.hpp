@@ -6,7 +6,8 @@
 //  - every thread of a block is a fiber; each runs until it blocks at a barrier or a
 //    warp operation, so no thread ever sees another's writes without synchronising, as
 //    on Volta and later GPUs;
-//  - blocks run one after another, so each block has __shared__ memory to itself;
+//  - each block has __shared__ memory to itself: blocks run one after another in a
+//    process, and a large launch's over several processes (block_pool.hpp);
 //  - a barrier some threads can never reach, a warp mask naming lanes that never
 //    arrive, an out-of-bounds access of a device buffer and a kernel that runs too long
 //    all stop the launch with an emu::kernel_error that names the kernel and the place.
@@ -28,8 +29,8 @@
 #define __host__
 #define __forceinline__ inline
 #define __launch_bounds__(...)
-// Static storage: one copy per kernel, reused by each block in turn (blocks never run
-// at the same time in the emulator). Its own section, so that the emulator knows what
+// Static storage: one copy per process, reused by each block it runs in turn (blocks
+// never run at the same time in one process). Its own section, so that the emulator knows what
 // kernel code may access as shared memory (access_check.hpp) and what it may only read.
 #define __shared__ __attribute__((section("emu_shared"))) static
 #define __constant__ __attribute__((section("emu_constant")))
@@ -178,8 +179,9 @@ void launch(const char* name, void (*kernel)(Params...), dim3 grid, dim3 block, 
 #define __all_sync(mask, p) static_cast<int>(::emu::ballot_at(::emu::warp_op_kind::all, __FILE__, __LINE__, (mask), (p)))
 #define __activemask() ::emu::activemask()
 
-// Memory fences order memory for other threads; the emulator runs one thread at a time
-// and never reorders, so they have nothing to do.
+// Memory fences order memory for other threads; the emulator runs one thread of a block at
+// a time and never reorders, and its atomics are sequentially consistent across the
+// processes of a block pool, so they have nothing to do.
 inline void __threadfence() {}
 inline void __threadfence_block() {}
 
@@ -195,49 +197,58 @@ inline void __stcg(T* p, T v) { *p = v; }
 template <typename T>
 inline void __stcs(T* p, T v) { *p = v; }
 
-// Atomics: one emulated thread runs at a time and is never preempted between its
-// read and its write, so plain read-modify-write is atomic here. Their own accesses are
-// not instrumented (lab objects are compiled with -fsanitize=thread, emu/trace.hpp): a
-// traced launch hears of them from trace_atomic, since atomics never race with each other.
+// Atomics: real ones, since the blocks of a large launch run in several processes at once
+// (block_pool.hpp) and share device memory and __device__ variables. Each is a
+// compare-and-swap loop on the value's bits, so that every type and operation is one
+// read-modify-write. Their own accesses are not instrumented (lab objects are compiled with
+// -fsanitize=thread, emu/trace.hpp): a traced launch hears of them from trace_atomic, since
+// atomics never race with each other.
 #define COURSE_EMU_ATOMIC inline __attribute__((no_sanitize("thread")))
+namespace emu::detail {
+template <std::size_t N> struct atomic_word;
+template <> struct atomic_word<4> { using type = std::uint32_t; };
+template <> struct atomic_word<8> { using type = std::uint64_t; };
+// Replaces *p with next(*p) atomically; returns the old value.
+template <typename T, typename Next>
+COURSE_EMU_ATOMIC T atomic_update(T* p, Next next) {
+    ::emu::detail::trace_atomic(p, sizeof(T));
+    using word = typename atomic_word<sizeof(T)>::type;
+    word* w = reinterpret_cast<word*>(p);
+    word seen = __atomic_load_n(w, __ATOMIC_RELAXED);
+    for (;;) {
+        T old;
+        __builtin_memcpy(&old, &seen, sizeof(T));
+        const T value = next(old);
+        word want;
+        __builtin_memcpy(&want, &value, sizeof(T));
+        if (__atomic_compare_exchange_n(w, &seen, want, false, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED)) return old;
+    }
+}
+}  // namespace emu::detail
 template <typename T>
-COURSE_EMU_ATOMIC T atomicAdd(T* p, T v) { ::emu::detail::trace_atomic(p, sizeof(T)); const T old = *p; *p = old + v; return old; }
+COURSE_EMU_ATOMIC T atomicAdd(T* p, T v) { return ::emu::detail::atomic_update(p, [v](T old) { return old + v; }); }
 template <typename T>
-COURSE_EMU_ATOMIC T atomicSub(T* p, T v) { ::emu::detail::trace_atomic(p, sizeof(T)); const T old = *p; *p = old - v; return old; }
+COURSE_EMU_ATOMIC T atomicSub(T* p, T v) { return ::emu::detail::atomic_update(p, [v](T old) { return old - v; }); }
 template <typename T>
-COURSE_EMU_ATOMIC T atomicExch(T* p, T v) { ::emu::detail::trace_atomic(p, sizeof(T)); const T old = *p; *p = v; return old; }
+COURSE_EMU_ATOMIC T atomicExch(T* p, T v) { return ::emu::detail::atomic_update(p, [v](T) { return v; }); }
 template <typename T>
 COURSE_EMU_ATOMIC T atomicMin(T* p, T v) {
-    ::emu::detail::trace_atomic(p, sizeof(T));
-    const T old = *p;
-    *p = v < old ? v : old;
-    return old;
+    return ::emu::detail::atomic_update(p, [v](T old) { return v < old ? v : old; });
 }
 template <typename T>
 COURSE_EMU_ATOMIC T atomicMax(T* p, T v) {
-    ::emu::detail::trace_atomic(p, sizeof(T));
-    const T old = *p;
-    *p = v > old ? v : old;
-    return old;
+    return ::emu::detail::atomic_update(p, [v](T old) { return v > old ? v : old; });
 }
 template <typename T>
 COURSE_EMU_ATOMIC T atomicCAS(T* p, T compare, T v) {
-    ::emu::detail::trace_atomic(p, sizeof(T));
-    const T old = *p;
-    if (old == compare) *p = v;
-    return old;
+    return ::emu::detail::atomic_update(p, [compare, v](T old) { return old == compare ? v : old; });
 }
 COURSE_EMU_ATOMIC unsigned atomicInc(unsigned* p, unsigned limit) {
-    ::emu::detail::trace_atomic(p, sizeof(unsigned));
-    const unsigned old = *p;
-    *p = old >= limit ? 0u : old + 1u;
-    return old;
+    return ::emu::detail::atomic_update(p, [limit](unsigned old) { return old >= limit ? 0u : old + 1u; });
 }
 COURSE_EMU_ATOMIC unsigned atomicDec(unsigned* p, unsigned limit) {
-    ::emu::detail::trace_atomic(p, sizeof(unsigned));
-    const unsigned old = *p;
-    *p = (old == 0u || old > limit) ? limit : old - 1u;
-    return old;
+    return ::emu::detail::atomic_update(
+        p, [limit](unsigned old) { return (old == 0u || old > limit) ? limit : old - 1u; });
 }
 #undef COURSE_EMU_ATOMIC
 

@@ -64,7 +64,8 @@ void* reserve(std::size_t len) {
     arena_state& a = arena();
     if (a.borrowed) return nullptr;
     if (a.base == nullptr) {
-        void* p = mmap(nullptr, len, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        // Shared, so that the processes of a block pool (block_pool.hpp) write the same memory.
+        void* p = mmap(nullptr, len, PROT_NONE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
         return p == MAP_FAILED ? nullptr : p;
     }
     for (auto it = a.free.begin(); it != a.free.end(); ++it) {

@@ -83,6 +83,12 @@ bool tracing();
 // (memory_counters and instructions stay empty), which costs about half the time.
 void set_counting(bool on);
 
+// The processes that run a launch's blocks (common/emu/block_pool.hpp): the cores this
+// process may run on, or COURSE_EMU_CORES when it is set; 0 restores that. Counters,
+// hazards and diagnoses are the same on any number.
+void set_cores(unsigned n);
+unsigned cores();
+
 // Off by default. On: every warp shuffle hands its lanes a changed value (the lowest bit
 // of the exponent of a float, a bit of an integer, flipped), so that the grader can ask
 // whether a kernel's shuffles carry its result (grader/worker/counters.cpp).

@@ -11,26 +11,28 @@
 #include <string>
 
 #include "emu/access_check.hpp"
+#include "emu/block_pool.hpp"
 #include "emu/cuda_emu.hpp"
 #include "emu/diagnostics.hpp"
 
 namespace {
 
-// All the printf output of one process's kernels: past it, one note and then nothing.
+// All the printf output of one process's kernels (its block pool's included): past it, one
+// note and then nothing.
 constexpr std::size_t output_budget = 64 * 1024;
-std::size_t g_printed = 0;
 
 void emit(const char* text, std::size_t n) {
-    if (g_printed >= output_budget) return;
-    const std::size_t room = output_budget - g_printed;
+    auto& printed = emu::detail::printed_bytes();
+    const std::size_t before = printed.fetch_add(n);
+    if (before >= output_budget) return;
+    const std::size_t room = output_budget - before;
     const std::size_t take = n < room ? n : room;
-    g_printed += take;
     for (std::size_t done = 0; done < take;) {
         const ssize_t w = ::write(1, text + done, take - done);
         if (w <= 0) return;
         done += static_cast<std::size_t>(w);
     }
-    if (g_printed >= output_budget) {
+    if (before + n >= output_budget) {
         static const char note[] = "\n[kernel printf output cut after 65536 bytes]\n";
         (void)!::write(1, note, sizeof note - 1);
     }

@@ -1,6 +1,7 @@
 // Runs emulated blocks: one fiber per thread, real barriers, and a launch that stops with
 // a diagnosis (diagnostics.cpp words it) wherever a GPU would hang or leave the result
-// undefined. The warp operations are in warp_ops.cpp.
+// undefined. The warp operations are in warp_ops.cpp; block_pool.cpp spreads a large
+// launch's blocks over the cores.
 #include <csetjmp>
 #include <csignal>
 #include <cstdlib>
@@ -10,10 +11,19 @@
 #include <vector>
 
 #include "emu/access_check.hpp"
+#include "emu/block_pool.hpp"
 #include "emu/block_state.hpp"
 #include "emu/device_memory.hpp"
 #include "emu/fault_guard.hpp"
 #include "emu/trace.hpp"
+
+// The block's __shared__ arrays (cuda_emu.hpp, grader/core/rules_object_flow.hpp).
+extern "C" {
+extern char __start_emu_shared[] __attribute__((weak));
+extern char __stop_emu_shared[] __attribute__((weak));
+extern char __start_emu_local[] __attribute__((weak));
+extern char __stop_emu_local[] __attribute__((weak));
+}
 
 namespace emu::detail {
 
@@ -183,6 +193,49 @@ int block_barrier(barrier_kind kind, int predicate, const char* file, int line) 
     return static_cast<int>(t.result);
 }
 
+namespace {
+
+// __shared__ arrays (emu_shared, and a template instance's in emu_local) start every block
+// as 0xFF bytes (NaN as floats), whichever block ran before in this process: a kernel that
+// reads one before writing it gets the same garbage on any number of cores.
+void poison_shared() {
+    if (__start_emu_shared != nullptr) std::memset(__start_emu_shared, 0xFF, static_cast<std::size_t>(__stop_emu_shared - __start_emu_shared));
+    if (__start_emu_local != nullptr) std::memset(__start_emu_local, 0xFF, static_cast<std::size_t>(__stop_emu_local - __start_emu_local));
+}
+
+// Blocks [first, last) in launch order (x fastest), until one fails. A fault or the
+// watchdog jumps back here.
+launch_outcome run_range(std::uint64_t first, std::uint64_t last) {
+    auto& b = g_block;
+    if (sigsetjmp(fault::jump_buffer(), 1) != 0) {
+        fault::disarm();
+        launch_outcome out{fault::last().signal == SIGALRM ? launch_outcome::timeout : launch_outcome::error,
+                           diag::fault(b.kernel, g_block_idx, g_current != nullptr ? &g_current->idx : nullptr)};
+        g_current = nullptr;
+        return out;
+    }
+    fault::arm();
+    const std::uint64_t gx = g_grid_dim.x, gxy = gx * g_grid_dim.y;
+    for (std::uint64_t i = first; i < last; ++i) {
+        g_block_idx = {static_cast<unsigned>(i % gx), static_cast<unsigned>(i / gx % g_grid_dim.y),
+                       static_cast<unsigned>(i / gxy)};
+        poison_shared();
+        run_block();
+        if (!b.error.empty()) {
+            fault::disarm();
+            return {launch_outcome::error, b.error};
+        }
+        if (b.finished != b.nthreads) {
+            fault::disarm();
+            return {launch_outcome::error, deadlock_report()};
+        }
+    }
+    fault::disarm();
+    return {};
+}
+
+}  // namespace
+
 void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body) {
     validate(name, grid, block);
     g_stats_now = &g_stats[name];
@@ -208,35 +261,12 @@ void run_grid(const char* name, dim3 grid, dim3 block, kernel_body body) {
     g_block_dim = block;
     g_grid_dim = grid;
 
-    if (sigsetjmp(fault::jump_buffer(), 1) != 0) {
-        fault::disarm();
-        trace::launch_end();
-        const std::string msg = diag::fault(b.kernel, g_block_idx, g_current != nullptr ? &g_current->idx : nullptr);
-        g_current = nullptr;
-        if (fault::last().signal == SIGALRM) throw kernel_timeout(msg);
-        throw kernel_error(msg);
-    }
-    fault::arm();
-    for (unsigned z = 0; z < grid.z; ++z) {
-        for (unsigned y = 0; y < grid.y; ++y) {
-            for (unsigned x = 0; x < grid.x; ++x) {
-                g_block_idx = {x, y, z};
-                run_block();
-                if (!b.error.empty()) {
-                    fault::disarm();
-                    trace::launch_end();
-                    throw kernel_error(b.error);
-                }
-                if (b.finished != b.nthreads) {
-                    fault::disarm();
-                    trace::launch_end();
-                    throw kernel_error(deadlock_report());
-                }
-            }
-        }
-    }
-    fault::disarm();
+    const std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+    launch_outcome out;
+    if (!run_in_pool(blocks, b.nthreads, &run_range, out)) out = run_range(0, blocks);
     trace::launch_end();
+    if (out.kind == launch_outcome::timeout) throw kernel_timeout(out.message);
+    if (out.kind == launch_outcome::error) throw kernel_error(out.message);
     memory::check_slack(name);
 }
 

@@ -10,6 +10,9 @@
 // Internal to the emulator.
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "emu/emu_stats.hpp"
 
@@ -30,7 +33,24 @@ void forget_hazards();                                // the stats were reset
 // One load or store by the running emulated thread, at the instruction `pc`.
 void access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc);
 
+// For the block pool (block_pool.hpp): the running launch's counters per instruction so
+// far, by pc, and another process's to add to them.
+std::vector<std::pair<std::uintptr_t, instruction_counters>> launch_instructions();
+void add_instructions(std::uintptr_t pc, const instruction_counters& c);
+
 namespace hazards {
+// A hazard as found: kind 0 a race, 1 an uninitialised read; its pair of instructions.
+struct found {
+    int kind = 0;
+    std::uintptr_t first_pc = 0, second_pc = 0;
+    std::string message;
+};
+// On: every hazard reported for the first time is also kept, for take_journal. merge
+// reports another process's as if found here, in the order given.
+void journal(bool on);
+std::vector<found> take_journal();
+void merge(const found& f);
+
 // What trace_requests.cpp tells the race and initialisation checks.
 void launch_begin(kernel_stats* stats, const char* kernel, std::uintptr_t lo, std::uintptr_t hi);
 void block_begin(unsigned warps);

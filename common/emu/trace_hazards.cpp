@@ -58,8 +58,13 @@ bool ordered(const access_rec& r, unsigned thread) {
     return w.full > r.wsync || w.pair[thread % 32][r.thread % 32] > r.wsync;
 }
 
+// Every hazard this process found first, while a block pool's process runs (journal).
+bool g_journaling = false;
+std::vector<found> g_journal;
+
 void report(int kind, std::uintptr_t first_pc, std::uintptr_t second_pc, std::string message) {
     if (!g_seen[g_kernel].insert({kind, first_pc, second_pc}).second) return;
+    if (g_journaling) g_journal.push_back({kind, first_pc, second_pc, message});
     ++g_stats->hazard_count;
     if (g_stats->hazards.size() < max_kept)
         g_stats->hazards.push_back({kind == 0 ? "race" : "uninitialized", std::move(message)});
@@ -159,5 +164,16 @@ void atomic_access(std::uintptr_t address, std::size_t size, std::uintptr_t pc) 
 }
 
 void forget() { g_seen.clear(); }
+
+void journal(bool on) {
+    g_journaling = on;
+    g_journal.clear();
+}
+
+std::vector<found> take_journal() { return std::move(g_journal); }
+
+void merge(const found& f) {
+    if (g_stats != nullptr) report(f.kind, f.first_pc, f.second_pc, f.message);
+}
 
 }  // namespace emu::trace::hazards

@@ -262,6 +262,17 @@ void record(unsigned linear, std::uintptr_t pc, std::uintptr_t address, std::siz
     w.requests[i].lanes |= 1u << lane;
 }
 
+void accumulate(instruction_counters& into, const instruction_counters& c) {
+    into.shared = c.shared;
+    into.op = c.op;
+    into.width = std::max(into.width, c.width);
+    into.requests += c.requests;
+    into.cost += c.cost;
+    into.ideal += c.ideal;
+    into.excess_warps += c.excess_warps;
+    into.lanes += c.lanes;
+}
+
 }  // namespace
 
 void launch_begin(kernel_stats* stats, const char* kernel) {
@@ -281,17 +292,7 @@ void launch_begin(kernel_stats* stats, const char* kernel) {
 void launch_end() {
     g_active = false;
     if (g_stats == nullptr) return;
-    for (const auto& [pc, c] : g_instructions) {
-        instruction_counters& into = g_stats->instructions[detail::diag::code_place(pc)];
-        into.shared = c.shared;
-        into.op = c.op;
-        into.width = std::max(into.width, c.width);
-        into.requests += c.requests;
-        into.cost += c.cost;
-        into.ideal += c.ideal;
-        into.excess_warps += c.excess_warps;
-        into.lanes += c.lanes;
-    }
+    for (const auto& [pc, c] : g_instructions) accumulate(g_stats->instructions[detail::diag::code_place(pc)], c);
     g_instructions.clear();
 }
 
@@ -343,6 +344,12 @@ void block_end() {
 }
 
 void forget_hazards() { hazards::forget(); }
+
+std::vector<std::pair<std::uintptr_t, instruction_counters>> launch_instructions() {
+    return {g_instructions.begin(), g_instructions.end()};
+}
+
+void add_instructions(std::uintptr_t pc, const instruction_counters& c) { accumulate(g_instructions[pc], c); }
 
 void access(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t pc) {
     const detail::thread_ids* t = detail::g_current;

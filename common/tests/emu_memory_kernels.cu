@@ -134,4 +134,61 @@ __global__ void tree_reduce(const float* in, float* out, unsigned n) {
     if (tid == 0) out[blockIdx.x] = partial[0];
 }
 
+__global__ void racy_blocks(float* out) {
+    __shared__ float s[256];
+    const unsigned t = threadIdx.x;
+    s[2 * t] = static_cast<float>(blockIdx.x);  // 2-way bank conflict
+    if (t % 2 == 0) s[2 * t + 1] = 1.0f;       // a divergent store
+    out[blockIdx.x * 128 + t] = s[(2 * t + 64) % 256];  // no barrier: another warp's word
+}
+
+__global__ void write_past_from(float* out, unsigned first_bad, unsigned second_bad) {
+    const unsigned i = blockIdx.x * 128 + threadIdx.x;
+    const bool bad = blockIdx.x == first_bad || blockIdx.x == second_bad;
+    out[bad ? gridDim.x * 128 + 64 + threadIdx.x : i] = 1.0f;
+}
+
+__global__ void spin_from(const int* flag, float* out, unsigned first_spinning) {
+    if (blockIdx.x >= first_spinning)
+        while (*reinterpret_cast<const volatile int*>(flag) == 0) {
+        }
+    out[blockIdx.x * 128 + threadIdx.x] = 1.0f;
+}
+
+__device__ unsigned g_blocks_done = 0;
+
+__global__ void last_block_sum(const float* in, float* partials, float* out) {
+    __shared__ float s[128];
+    __shared__ bool last;
+    const unsigned t = threadIdx.x;
+    s[t] = in[blockIdx.x * 128 + t];
+    __syncthreads();
+    for (unsigned stride = 64; stride > 0; stride /= 2) {
+        if (t < stride) s[t] += s[t + stride];
+        __syncthreads();
+    }
+    if (t == 0) {
+        partials[blockIdx.x] = s[0];
+        __threadfence();
+        last = atomicInc(&g_blocks_done, gridDim.x) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (last && t == 0) {
+        float sum = 0.0f;
+        for (unsigned b = 0; b < gridDim.x; ++b) sum += partials[b];
+        out[0] = sum;
+        g_blocks_done = 0;
+    }
+}
+
+__global__ void atomic_sum(const float* in, float* out) { atomicAdd(out, in[blockIdx.x * 128 + threadIdx.x]); }
+
+__global__ void read_unwritten(float* out) {
+    __shared__ float s[128];
+    const unsigned t = threadIdx.x;
+    if (blockIdx.x % 2 == 0) s[t] = 1.0f;  // the even blocks leave their words behind
+    __syncthreads();
+    if (blockIdx.x % 2 == 1) out[blockIdx.x * 128 + t] = s[t];
+}
+
 }  // namespace memk

@@ -25,4 +25,13 @@ __global__ void shared_atomics(unsigned* out);                 // atomicAdd on a
 // Blocks of 256 threads: sequential addressing, 2 elements per thread.
 __global__ void tree_reduce(const float* in, float* out, unsigned n);
 
+// Blocks of 128 threads, launched on enough of them that the emulator spreads them over
+// several processes (common/emu/block_pool.hpp; test_emu_pool.cpp).
+__global__ void racy_blocks(float* out);  // a missing barrier, a 2-way conflict, a divergent step
+__global__ void write_past_from(float* out, unsigned first_bad, unsigned second_bad);  // those blocks write past the end
+__global__ void spin_from(const int* flag, float* out, unsigned first_spinning);      // those blocks wait for ever
+__global__ void last_block_sum(const float* in, float* partials, float* out);         // a __device__ counter
+__global__ void atomic_sum(const float* in, float* out);                              // float atomicAdd
+__global__ void read_unwritten(float* out);                                           // a __shared__ word never written
+
 }  // namespace memk

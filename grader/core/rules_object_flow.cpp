@@ -85,7 +85,17 @@ bool own_data(const std::string& section, const std::string& kind, const std::st
     return ns.empty() && starts_with(rest, "_ZZ");
 }
 
+const std::string& kind_of(bool zeroed) {
+    static const std::string bss = ".bss", data = ".data";
+    return zeroed ? bss : data;
+}
+
 }  // namespace
+
+std::string data_section(bool zeroed, bool local) {
+    if (local) return zeroed ? "emu_local" : "emu_local_data";
+    return zeroed ? "emu_static" : "emu_static_data";
+}
 
 std::vector<std::string> emulated_object_edits(const std::string& sections, const std::string& nm,
                                                const std::string& ns, bool checked_libc) {
@@ -97,8 +107,13 @@ std::vector<std::string> emulated_object_edits(const std::string& sections, cons
         const bool zeroed = own_data(sec.name, ".bss", ns);
         const bool initialised = own_data(sec.name, ".data", ns);
         if (!(zeroed || initialised) || !seen.insert(sec.name).second) continue;
+        // A function's static locals (a template instance's __shared__ arrays among them) are
+        // one per block, like emu_shared; the rest (__device__ variables) one per grid, which
+        // the emulator shares between the processes that run a launch's blocks
+        // (common/emu/lab_data.ld, block_pool.hpp).
+        const bool local = sec.name.compare(kind_of(zeroed).size(), 4, "._ZZ") == 0;
         args.push_back("--rename-section");
-        args.push_back(sec.name + (zeroed ? "=emu_static" : "=emu_static_data"));
+        args.push_back(sec.name + "=" + data_section(zeroed, local));
     }
     if (checked_libc) {
         for (const auto& [name, shim] : emulated_libc_shims()) {

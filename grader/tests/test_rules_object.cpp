@@ -295,7 +295,7 @@ TEST_CASE("object: the edits that make an emulated lab object ready to link") {
     // other namespaces' templates renamed.
     std::vector<std::string> expected = {"--rename-section", ".data=emu_static_data", "--rename-section",
                                          ".bss=emu_static", "--rename-section",
-                                         ".bss._ZZN12lab3_student18reduce_full_unrollILj256EEEvPKfPfjE7scratch=emu_static"};
+                                         ".bss._ZZN12lab3_student18reduce_full_unrollILj256EEEvPKfPfjE7scratch=emu_local"};
     for (const auto& [name, shim] : detail::emulated_libc_shims()) {
         expected.push_back("--redefine-sym");
         expected.push_back(name + "=" + shim);
@@ -310,8 +310,8 @@ TEST_CASE("object: the edits that make an emulated lab object ready to link") {
     CHECK(detail::emulated_object_edits(sections, "", "", false) ==
           std::vector<std::string>{"--rename-section", ".data=emu_static_data", "--rename-section", ".bss=emu_static",
                                    "--rename-section",
-                                   ".bss._ZZN12lab3_student18reduce_full_unrollILj256EEEvPKfPfjE7scratch=emu_static",
-                                   "--rename-section", ".bss._ZZSt3minIfERKT_S2_S2_E1x=emu_static"});
+                                   ".bss._ZZN12lab3_student18reduce_full_unrollILj256EEEvPKfPfjE7scratch=emu_local",
+                                   "--rename-section", ".bss._ZZSt3minIfERKT_S2_S2_E1x=emu_local"});
 }
 
 TEST_CASE("object: on the emulator, the stack pointer moves only by a fixed frame") {
