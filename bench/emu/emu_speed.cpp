@@ -1,8 +1,9 @@
 // The CPU emulator's speed (`make emu-bench`): the two reductions the peer CPU runtimes were
 // measured on (docs/emulator.md, "Speed"), every pass down to one sum, at 2^16, 2^18 and 2^20
 // floats, with the counters off (hazards and requests not recorded) and on (as a grade's
-// drawn cases record them). Each configuration's sum is checked against a double-precision
-// sum before it is timed. The emulator runs a launch's blocks one after another on one core.
+// drawn cases record them), on one core and on every core this process may use (cores:0;
+// the `cores` counter says how many: common/emu/block_pool.hpp). Each configuration's sum is
+// checked against a double-precision sum before it is timed.
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -58,10 +59,12 @@ void bench(benchmark::State& state, const char* name, kernel_fn kernel) {
     const std::size_t n = static_cast<std::size_t>(state.range(0));
     const bool counters = state.range(1) != 0;
     reduction r(n);
+    emu::set_cores(static_cast<unsigned>(state.range(2)));  // 0: all of them
     emu::set_tracing(counters);
     const float check = r.run(name, kernel);
     if (std::fabs(check - r.expected) > 1e-5 * r.expected) {
         emu::set_tracing(false);
+        emu::set_cores(0);
         state.SkipWithError(("wrong sum: " + std::to_string(check) + ", expected " + std::to_string(r.expected)).c_str());
         return;
     }
@@ -70,10 +73,12 @@ void bench(benchmark::State& state, const char* name, kernel_fn kernel) {
     emu::reset_launch_stats();
     state.SetLabel(counters ? "counters on" : "counters off");
     state.counters["floats"] = static_cast<double>(n);
+    state.counters["cores"] = static_cast<double>(emu::cores());
+    emu::set_cores(0);
 }
 
 void args(benchmark::internal::Benchmark* b) {
-    b->ArgNames({"n", "counters"})->ArgsProduct({{1 << 16, 1 << 18, 1 << 20}, {0, 1}});
+    b->ArgNames({"n", "counters", "cores"})->ArgsProduct({{1 << 16, 1 << 18, 1 << 20}, {0, 1}, {1, 0}});
     b->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 }
 

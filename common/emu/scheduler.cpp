@@ -196,11 +196,12 @@ int block_barrier(barrier_kind kind, int predicate, const char* file, int line) 
 namespace {
 
 // __shared__ arrays (emu_shared, and a template instance's in emu_local) start every block
-// as 0xFF bytes (NaN as floats), whichever block ran before in this process: a kernel that
-// reads one before writing it gets the same garbage on any number of cores.
+// zeroed, as the first block finds them, whichever block ran before in this process: a
+// kernel that reads one before writing it gets the same values on any number of cores (and
+// the initcheck hazard, in every traced case).
 void poison_shared() {
-    if (__start_emu_shared != nullptr) std::memset(__start_emu_shared, 0xFF, static_cast<std::size_t>(__stop_emu_shared - __start_emu_shared));
-    if (__start_emu_local != nullptr) std::memset(__start_emu_local, 0xFF, static_cast<std::size_t>(__stop_emu_local - __start_emu_local));
+    if (__start_emu_shared != nullptr) std::memset(__start_emu_shared, 0, static_cast<std::size_t>(__stop_emu_shared - __start_emu_shared));
+    if (__start_emu_local != nullptr) std::memset(__start_emu_local, 0, static_cast<std::size_t>(__stop_emu_local - __start_emu_local));
 }
 
 // Blocks [first, last) in launch order (x fastest), until one fails. A fault or the

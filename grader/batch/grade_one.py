@@ -46,6 +46,7 @@ class SubmissionGrader:
         self.policy_sha256 = file_sha256(self.policy) if self.policy else "default"
         self.file_sha256 = {}  # by submission name: the kernels.cu intake took out of it
         self.recorded = set()  # the submissions whose rows this run wrote
+        self.emu_cores = None  # COURSE_EMU_CORES for each grader: set by start_graders
 
     @property
     def emulate(self):
@@ -160,6 +161,8 @@ class SubmissionGrader:
         env = dict(os.environ)
         if gpu is not None:
             env["CUDA_VISIBLE_DEVICES"] = gpu
+        if self.emu_cores is not None and "COURSE_EMU_CORES" not in os.environ:
+            env["COURSE_EMU_CORES"] = str(self.emu_cores)
         try:
             # Its output is kept for the record, never read: report.json is the verdict.
             raw, code = children.run(cmd, self.grade_timeout, env=env)
@@ -207,6 +210,9 @@ class SubmissionGrader:
         """One grading thread per slot, a (gpu, gpu_lock) pair; returns (queue, threads):
         put (sub, built) items on the queue, then finish_graders()."""
         work = queue.Queue()
+        # The emulator spreads a launch's blocks over the cores it is given
+        # (common/emu/block_pool.hpp): graders running side by side share them out.
+        self.emu_cores = max(1, len(os.sched_getaffinity(0)) // max(1, len(slots)))
         threads = [threading.Thread(target=self.grader_loop, args=(work, gpu, lock), daemon=True)
                    for gpu, lock in slots]
         for t in threads:

@@ -306,6 +306,15 @@ TEST_CASE("object: the edits that make an emulated lab object ready to link") {
     }
     CHECK(detail::emulated_object_edits(sections, nm, "lab3_student", true) == expected);
     CHECK(detail::emulated_libc_shims().front() == std::pair<std::string, std::string>{"memcpy", "course_emu_memcpy"});
+    // One per grid (shared by a launch's processes) unless a function's static local.
+    CHECK(detail::data_section(true, false) == "emu_static");
+    CHECK(detail::data_section(false, false) == "emu_static_data");
+    CHECK(detail::data_section(true, true) == "emu_local");
+    CHECK(detail::data_section(false, true) == "emu_local_data");
+    CHECK(detail::emulated_object_edits("  [ 5] .data._ZZN12lab3_student1kEvE5table PROGBITS 0000000000000000 000040 "
+                                        "000010 00  WA  0   0  4\n",
+                                        "", "", false) ==
+          std::vector<std::string>{"--rename-section", ".data._ZZN12lab3_student1kEvE5table=emu_local_data"});
     // The course's own object: every function's statics move (the course wrote them all).
     CHECK(detail::emulated_object_edits(sections, "", "", false) ==
           std::vector<std::string>{"--rename-section", ".data=emu_static_data", "--rename-section", ".bss=emu_static",
