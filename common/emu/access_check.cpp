@@ -180,6 +180,13 @@ void access(std::uintptr_t a, std::size_t n, bool write, const origin& from) {
 
 void atomic(std::uintptr_t a, std::size_t n, const origin& from) {
     if (detail::g_current == nullptr) return;
+    // A GPU faults on a misaligned atomic; on the host it would lock the memory bus.
+    if (n != 0 && a % n != 0) {
+        std::string who = detail::where(detail::current_thread());
+        who.resize(who.size() - 2);  // no ": "
+        throw kernel_error(who + ": a misaligned atomic (" + std::to_string(n) + " bytes at an address that is not a multiple of " +
+                           std::to_string(n) + ")" + detail::diag::code_place(from.pc - 1));
+    }
     if (!device(a, n) && !shared(a, n)) refuse(a, n, true, from.pc - 1, "an atomic", verdict::outside);
 }
 

@@ -34,7 +34,7 @@ constexpr unsigned max_processes = 64;
 // A launch of fewer threads runs in one process: a fork and the child's first touches of
 // its fibers' stacks cost about a millisecond, a block of 256 threads some 50 microseconds.
 constexpr std::uint64_t min_pool_threads = std::uint64_t{1} << 15;
-constexpr std::size_t report_bytes = std::size_t{16} << 20;  // what one child sends back, at most
+constexpr std::size_t report_bytes = std::size_t{4} << 20;  // what one child sends back, at most
 constexpr std::uint64_t report_magic = 0x636f757273650001ull;
 
 unsigned clamp_cores(long n) { return static_cast<unsigned>(std::clamp<long>(n, 1, max_processes)); }
@@ -157,10 +157,22 @@ static_assert(sizeof(memory_counters) == counter_count * sizeof(std::uint64_t), 
 constexpr std::size_t epochs_index = offsetof(memory_counters, shared_epochs) / sizeof(std::uint64_t);
 std::uint64_t* numbers(memory_counters& m) { return reinterpret_cast<std::uint64_t*>(&m); }
 
+void report(unsigned child, std::uint64_t first, std::uint64_t last, block_runner run);
+
 [[noreturn]] void child_main(unsigned child, std::uint64_t first, std::uint64_t last, pid_t parent, block_runner run) {
     // Ends with the process that forked it, even one that the harness killed.
     prctl(PR_SET_PDEATHSIG, SIGKILL);
     if (getppid() != parent) _exit(1);
+    // Nothing may unwind out of here: the caller's frames belong to the process that forked.
+    try {
+        report(child, first, last, run);
+    } catch (...) {
+        _exit(1);
+    }
+    _exit(0);
+}
+
+void report(unsigned child, std::uint64_t first, std::uint64_t last, block_runner run) {
     kernel_stats& stats = *g_stats_now;
     memory_counters before = stats.memory;
     const std::uint64_t shuffles_before = stats.warp_shuffles;
@@ -190,20 +202,28 @@ std::uint64_t* numbers(memory_counters& m) { return reinterpret_cast<std::uint64
         w.str(f.message);
     }
     w.finish();
-    _exit(0);
 }
 
 std::string blocks_named(std::uint64_t first, std::uint64_t last) {
     return "blocks " + std::to_string(first) + " to " + std::to_string(last - 1) + " (in launch order)";
 }
 
-// Waits for a child and adds what it sent to this launch's results.
-launch_outcome collect(unsigned child, pid_t pid, std::uint64_t first, std::uint64_t last) {
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+// Waits for a child; true when it ended and `status` says how.
+bool reap(pid_t pid, int& status) {
+    for (;;) {
+        if (waitpid(pid, &status, 0) == pid) return true;
+        if (errno != EINTR) return false;
     }
+}
+
+// Waits for a child and, when `merge`, adds what it sent to this launch's results (a launch
+// that already failed in an earlier range reports nothing more, as one process would).
+launch_outcome collect(unsigned child, pid_t pid, std::uint64_t first, std::uint64_t last, bool merge) {
+    int status = 0;
+    const bool ended = reap(pid, status);
+    if (!merge) return {};
     const std::string who = std::string("'") + g_block.kernel + "': the process that ran " + blocks_named(first, last);
-    if (WIFSIGNALED(status)) {
+    if (ended && WIFSIGNALED(status)) {
         // The executor's harness names a refused system call by the signal it died of.
         if (WTERMSIG(status) == SIGSYS) {
             signal(SIGSYS, SIG_DFL);
@@ -215,7 +235,7 @@ launch_outcome collect(unsigned child, pid_t pid, std::uint64_t first, std::uint
     const char* slot = report_slot(child);
     std::uint64_t length = 0;
     std::memcpy(&length, slot, sizeof length);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0 || length < 8 || length > report_bytes)
+    if (!ended || !WIFEXITED(status) || WEXITSTATUS(status) != 0 || length < 8 || length > report_bytes)
         return {launch_outcome::error, who + (length == 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0
                                                   ? " found more hazards than it could report"
                                                   : " ended without reporting")};
@@ -268,15 +288,22 @@ bool run_in_pool(std::uint64_t blocks, unsigned threads_per_block, block_runner 
     std::vector<pid_t> children(n, 0);
     unsigned forked = 1;
     for (unsigned k = 1; k < n; ++k) {
+        std::memset(report_slot(k), 0, sizeof(std::uint64_t));  // no earlier launch's report
         const pid_t pid = fork();
         if (pid == 0) child_main(k, begin(k), begin(k + 1), self, run);
         if (pid < 0) break;
         children[k] = pid;
         forked = k + 1;
     }
-    out = run(begin(0), begin(1));
+    try {
+        out = run(begin(0), begin(1));
+    } catch (...) {
+        int status = 0;
+        for (unsigned k = 1; k < forked; ++k) reap(children[k], status);
+        throw;
+    }
     for (unsigned k = 1; k < forked; ++k) {
-        launch_outcome o = collect(k, children[k], begin(k), begin(k + 1));
+        launch_outcome o = collect(k, children[k], begin(k), begin(k + 1), out.kind == launch_outcome::ok);
         if (out.kind == launch_outcome::ok) out = std::move(o);
     }
     // The ranges no child could be forked for, in order, as long as the launch goes on.

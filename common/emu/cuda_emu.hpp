@@ -206,6 +206,7 @@ inline void __stcs(T* p, T v) { *p = v; }
 #define COURSE_EMU_ATOMIC inline __attribute__((no_sanitize("thread")))
 namespace emu::detail {
 template <std::size_t N> struct atomic_word;
+template <> struct atomic_word<2> { using type = std::uint16_t; };
 template <> struct atomic_word<4> { using type = std::uint32_t; };
 template <> struct atomic_word<8> { using type = std::uint64_t; };
 // Replaces *p with next(*p) atomically; returns the old value.

@@ -40,8 +40,7 @@ void emit(const char* text, std::size_t n) {
 
 // Walks the conversions of `fmt`, taking each argument from `ap` as printf would: refuses
 // %n (it writes memory) and checks every %s string before vsnprintf reads it.
-void check_format(const char* fmt, va_list ap, const emu::check::origin& from) {
-    const std::size_t len = emu::check::string_length(fmt, 4096, from, "printf");
+void check_format(const char* fmt, std::size_t len, va_list ap, const emu::check::origin& from) {
     for (std::size_t i = 0; i < len; ++i) {
         if (fmt[i] != '%') continue;
         ++i;
@@ -110,11 +109,21 @@ void check_format(const char* fmt, va_list ap, const emu::check::origin& from) {
     }
 }
 
-void print(const emu::check::origin& from, const char* fmt, va_list ap) {
+void print(const emu::check::origin& from, const char* kernel_fmt, va_list ap) {
+    // The format is checked and used from a copy: a block running at the same time in another
+    // process (block_pool.hpp) could otherwise change the checked string before vsnprintf
+    // reads it.
+    char fmt[4097];
+    const std::size_t len = emu::check::string_length(kernel_fmt, 4097, from, "printf");
+    if (len > 4096)
+        throw emu::kernel_error("printf with a format longer than 4096 characters" +
+                                emu::detail::diag::code_place(from.pc - 1));
+    std::memcpy(fmt, kernel_fmt, len);
+    fmt[len] = '\0';
     va_list walk;
     va_copy(walk, ap);
     try {
-        check_format(fmt, walk, from);
+        check_format(fmt, len, walk, from);
     } catch (...) {
         va_end(walk);
         throw;

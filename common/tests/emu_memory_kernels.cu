@@ -191,4 +191,8 @@ __global__ void read_unwritten(float* out) {
     if (blockIdx.x % 2 == 1) out[blockIdx.x * 128 + t] = s[t];
 }
 
+__global__ void misaligned_atomic(unsigned* out) {
+    atomicAdd(reinterpret_cast<unsigned*>(reinterpret_cast<char*>(out) + 2), 1u);
+}
+
 }  // namespace memk

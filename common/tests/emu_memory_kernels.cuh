@@ -33,5 +33,6 @@ __global__ void spin_from(const int* flag, float* out, unsigned first_spinning);
 __global__ void last_block_sum(const float* in, float* partials, float* out);         // a __device__ counter
 __global__ void atomic_sum(const float* in, float* out);                              // float atomicAdd
 __global__ void read_unwritten(float* out);                                           // a __shared__ word never written
+__global__ void misaligned_atomic(unsigned* out);                                     // an atomicAdd 2 bytes off a word
 
 }  // namespace memk

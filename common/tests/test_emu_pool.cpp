@@ -157,6 +157,18 @@ TEST_CASE("__shared__ memory starts every block zeroed, whatever block ran befor
     }
 }
 
+TEST_CASE("a misaligned atomic stops the launch, as it faults on a GPU") {
+    course::device_buffer<unsigned> out(2, "out");
+    std::string message = "no error";
+    try {
+        emu::launch("misaligned_atomic", memk::misaligned_atomic, dim3(1), dim3(1), out.data());
+    } catch (const emu::kernel_error& e) {
+        message = e.what();
+    }
+    CHECK(message.find("kernel 'misaligned_atomic', block (0,0,0), thread (0,0,0): a misaligned atomic (4 bytes at an "
+                       "address that is not a multiple of 4)") == 0);
+}
+
 TEST_CASE("the cores the emulator uses can be set, and 0 restores the default") {
     const unsigned initial = emu::cores();
     CHECK(initial >= 1);
