@@ -25,6 +25,11 @@
 #include "emu/request_cost.hpp"
 #include "emu/trace.hpp"
 
+extern "C" {
+extern char __start_emu_shared[] __attribute__((weak));
+extern char __stop_emu_shared[] __attribute__((weak));
+}
+
 namespace emu::trace {
 
 bool g_active = false;
@@ -95,6 +100,8 @@ std::uintptr_t g_static_lo = 0, g_static_hi = 0;
 std::vector<std::pair<std::uintptr_t, std::uintptr_t>> g_excluded;  // the emulator's globals
 std::vector<std::pair<std::uintptr_t, std::uintptr_t>> g_device;
 std::uintptr_t g_device_lo = 0, g_device_hi = 0;
+// The emu_shared section (the __shared__ arrays), a quick first test of classify.
+std::uintptr_t g_arrays_lo = 0, g_arrays_bytes = 0;
 
 void find_static_storage() {
     if (g_static_hi != 0) return;
@@ -119,9 +126,15 @@ void find_static_storage() {
     exclude(&detail::g_block_idx, sizeof detail::g_block_idx);
     exclude(&detail::g_block_dim, sizeof detail::g_block_dim);
     exclude(&detail::g_grid_dim, sizeof detail::g_grid_dim);
+    if (__start_emu_shared != nullptr && __stop_emu_shared > __start_emu_shared) {
+        g_arrays_lo = reinterpret_cast<std::uintptr_t>(__start_emu_shared);
+        g_arrays_bytes = static_cast<std::uintptr_t>(__stop_emu_shared - __start_emu_shared);
+    }
 }
 
 space classify(std::uintptr_t a) {
+    // Most accesses are to the __shared__ arrays, where none of the emulator's globals is.
+    if (a - g_arrays_lo < g_arrays_bytes) return space::shared;
     if (a >= g_device_lo && a < g_device_hi) {
         auto it = std::upper_bound(g_device.begin(), g_device.end(), std::make_pair(a, ~std::uintptr_t{0}));
         if (it != g_device.begin() && a < std::prev(it)->second) return space::global;

@@ -137,6 +137,7 @@ class GradescopeTest(unittest.TestCase):
         self.assertIn("out-of-bounds write by kernel code (4 bytes)", correctness["output"])
         for name, said in (("local_index", "out-of-bounds index: 4095 is outside the array, of type 'float [4]'"),
                            ("printf_n_computed", "printf's %n writes to memory through a pointer"),
+                           ("printf_n_far", "printf with a format longer than 4096 characters"),
                            ("inline_memcpy", "out-of-bounds write")):
             r = self.grade({"kernels.cu": self.read("grader", "tests", "attacks", name, FOLDER, "kernels.cu")})
             self.assertEqual(r["score"], 0.0, name)
