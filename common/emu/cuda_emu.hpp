@@ -11,6 +11,12 @@
 //  - a barrier some threads can never reach, a warp mask naming lanes that never
 //    arrive, an out-of-bounds access of a device buffer and a kernel that runs too long
 //    all stop the launch with an emu::kernel_error that names the kernel and the place.
+// A lab object (compiled with the instrumentation, common/CMakeLists.txt) must not be
+// fortified: glibc's checked memcpy and the like are expanded into moves that no callback
+// sees, so kernel code could write anywhere unchecked.
+#if defined(__SANITIZE_THREAD__) && defined(_FORTIFY_SOURCE) && _FORTIFY_SOURCE > 0
+#error "emulated lab objects must be compiled with _FORTIFY_SOURCE off (common/CMakeLists.txt: COURSE_EMU_TRACE_FLAGS)"
+#endif
 #include <algorithm>
 #include <cmath>
 #include <cstdint>

@@ -1,7 +1,8 @@
 // Attack: a fixed-size memcpy, which gcc expands into plain moves that the instrumentation
-// never sees, aimed far outside the kernel's buffers. Expected: on the emulator it stops the
-// kernel either way: gcc 12 keeps the call (-fno-builtin) and the emulator's memcpy refuses it;
-// gcc 13 still expands it, into moves that the instrumentation then sees. On a GPU it faults.
+// never sees, aimed far outside the kernel's buffers. Expected: on the emulator the call stays
+// a call (-fno-builtin, and _FORTIFY_SOURCE off: Ubuntu's gcc fortifies by itself, and expands
+// the fortified memcpy even with -fno-builtin) and the emulator's memcpy refuses it. On a GPU
+// it faults.
 #include <cstring>
 
 #include "contracts/lab1.cuh"
