@@ -22,13 +22,9 @@
 #include "emu/block_state.hpp"
 #include "emu/device_memory.hpp"
 #include "emu/diagnostics.hpp"
+#include "emu/lab_sections.hpp"
 #include "emu/request_cost.hpp"
 #include "emu/trace.hpp"
-
-extern "C" {
-extern char __start_emu_shared[] __attribute__((weak));
-extern char __stop_emu_shared[] __attribute__((weak));
-}
 
 namespace emu::trace {
 
