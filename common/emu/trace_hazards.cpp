@@ -49,7 +49,13 @@ std::vector<word_shadow> g_shadow;
 std::vector<warp_sync> g_warps;
 std::uint32_t g_block = 0, g_phase = 0, g_generation = 0;
 // Pairs of instructions already reported, per kernel name: each is reported once.
-std::unordered_map<std::string, std::set<std::tuple<int, std::uintptr_t, std::uintptr_t>>> g_seen;
+using seen_pairs = std::set<std::tuple<int, std::uintptr_t, std::uintptr_t>>;
+std::unordered_map<std::string, seen_pairs> g_seen;
+seen_pairs* g_seen_now = nullptr;  // the running kernel's entry, looked up once per launch
+seen_pairs& seen() {
+    if (g_seen_now == nullptr) g_seen_now = &g_seen[g_kernel];
+    return *g_seen_now;
+}
 
 bool ordered(const access_rec& r, unsigned thread) {
     if (r.pc == 0 || r.phase != g_phase || r.thread == thread) return true;
@@ -62,27 +68,32 @@ bool ordered(const access_rec& r, unsigned thread) {
 bool g_journaling = false;
 std::vector<found> g_journal;
 
-void report(int kind, std::uintptr_t first_pc, std::uintptr_t second_pc, std::string message) {
-    if (!g_seen[g_kernel].insert({kind, first_pc, second_pc}).second) return;
-    if (g_journaling) g_journal.push_back({kind, first_pc, second_pc, message});
+// `message()` is called only for a pair not reported yet: a kernel may repeat one hazard in
+// every thread of every block, and naming its lines costs a symbol lookup each.
+template <typename Message>
+void report(int kind, std::uintptr_t first_pc, std::uintptr_t second_pc, const Message& message) {
+    if (!seen().insert({kind, first_pc, second_pc}).second) return;
+    std::string text = message();
+    if (g_journaling) g_journal.push_back({kind, first_pc, second_pc, text});
     ++g_stats->hazard_count;
     if (g_stats->hazards.size() < max_kept)
-        g_stats->hazards.push_back({kind == 0 ? "race" : "uninitialized", std::move(message)});
+        g_stats->hazards.push_back({kind == 0 ? "race" : "uninitialized", std::move(text)});
 }
 
 const uint3& idx_of(unsigned thread) { return detail::g_block.threads[thread].idx; }
 
 void race(const access_rec& first, bool first_write, unsigned thread, bool write, std::uintptr_t pc) {
-    report(0, first.pc, pc,
-           detail::diag::shared_race(g_kernel, detail::g_block_idx, idx_of(first.thread), first_write, first.pc,
-                                     idx_of(thread), write, pc, first.thread / 32 == thread / 32));
+    report(0, first.pc, pc, [&] {
+        return detail::diag::shared_race(g_kernel, detail::g_block_idx, idx_of(first.thread), first_write, first.pc,
+                                         idx_of(thread), write, pc, first.thread / 32 == thread / 32);
+    });
 }
 
 void check_word(word_shadow& s, std::uint8_t bytes, bool write, std::uintptr_t pc, unsigned thread, bool atomic) {
     const unsigned warp = thread / 32;
     const access_rec now{pc, g_phase, g_warps[warp].lane[thread % 32], static_cast<std::uint16_t>(thread), atomic};
     if (!write && !atomic && (s.block != g_block || (s.written & bytes) != bytes)) {
-        report(1, pc, 0, detail::diag::uninitialized_shared(g_kernel, detail::g_block_idx, idx_of(thread), pc));
+        report(1, pc, 0, [&] { return detail::diag::uninitialized_shared(g_kernel, detail::g_block_idx, idx_of(thread), pc); });
     }
     if (s.block != g_block) {
         s = word_shadow{};
@@ -119,6 +130,7 @@ void visit(std::uintptr_t address, std::size_t size, bool write, std::uintptr_t 
 void launch_begin(kernel_stats* stats, const char* kernel, std::uintptr_t lo, std::uintptr_t hi) {
     g_stats = stats;
     g_kernel = kernel;
+    g_seen_now = nullptr;
     g_lo = lo / 4 * 4;
     const std::size_t words = (hi - g_lo + 3) / 4;
     if (g_shadow.size() != words) g_shadow.assign(words, word_shadow{});
@@ -163,7 +175,10 @@ void atomic_access(std::uintptr_t address, std::size_t size, std::uintptr_t pc) 
     visit(address, size, true, pc, detail::g_current->linear, true);
 }
 
-void forget() { g_seen.clear(); }
+void forget() {
+    g_seen.clear();
+    g_seen_now = nullptr;
+}
 
 void journal(bool on) {
     g_journaling = on;
@@ -173,7 +188,7 @@ void journal(bool on) {
 std::vector<found> take_journal() { return std::move(g_journal); }
 
 void merge(const found& f) {
-    if (g_stats != nullptr) report(f.kind, f.first_pc, f.second_pc, f.message);
+    if (g_stats != nullptr) report(f.kind, f.first_pc, f.second_pc, [&] { return f.message; });
 }
 
 }  // namespace emu::trace::hazards

@@ -7,9 +7,12 @@
 // sectors (global: distinct segments its lanes touch).
 //
 // Shared memory is the executable's writable static storage (where `__shared__` arrays,
-// static in the emulator, live) less the emulator's own globals that kernel code reads;
-// global memory is the emulated device allocations; anything else (stacks, the host's
-// heap) is not device memory and is ignored.
+// static in the emulator, live) less the emulator's own globals that kernel code reads,
+// the `__constant__` variables (a GPU reads them through its constant cache, which neither
+// counter sees) and the `__device__` variables; global memory is the emulated device
+// allocations and the `__device__` variables (one per grid, as on a GPU, and never
+// written by a block before it reads them: initcheck looks at shared memory only);
+// anything else (stacks, the host's heap) is not device memory and is ignored.
 #include <link.h>
 
 #include <algorithm>
@@ -96,8 +99,21 @@ std::uintptr_t g_static_lo = 0, g_static_hi = 0;
 std::vector<std::pair<std::uintptr_t, std::uintptr_t>> g_excluded;  // the emulator's globals
 std::vector<std::pair<std::uintptr_t, std::uintptr_t>> g_device;
 std::uintptr_t g_device_lo = 0, g_device_hi = 0;
-// The emu_shared section (the __shared__ arrays), a quick first test of classify.
-std::uintptr_t g_arrays_lo = 0, g_arrays_bytes = 0;
+// A section's bounds, tested with one subtraction (empty where the worker has none).
+struct section_range {
+    std::uintptr_t lo = 0, bytes = 0;
+    section_range() = default;
+    section_range(const char* start, const char* stop) {
+        if (start != nullptr && stop > start) {
+            lo = reinterpret_cast<std::uintptr_t>(start);
+            bytes = static_cast<std::uintptr_t>(stop - start);
+        }
+    }
+    bool holds(std::uintptr_t a) const { return a - lo < bytes; }
+};
+// The emu_shared section (the __shared__ arrays), a quick first test of classify; the
+// __device__ variables' two sections and the __constant__ variables'.
+section_range g_arrays, g_grid_zeroed, g_grid_data, g_constants;
 
 void find_static_storage() {
     if (g_static_hi != 0) return;
@@ -122,15 +138,17 @@ void find_static_storage() {
     exclude(&detail::g_block_idx, sizeof detail::g_block_idx);
     exclude(&detail::g_block_dim, sizeof detail::g_block_dim);
     exclude(&detail::g_grid_dim, sizeof detail::g_grid_dim);
-    if (__start_emu_shared != nullptr && __stop_emu_shared > __start_emu_shared) {
-        g_arrays_lo = reinterpret_cast<std::uintptr_t>(__start_emu_shared);
-        g_arrays_bytes = static_cast<std::uintptr_t>(__stop_emu_shared - __start_emu_shared);
-    }
+    g_arrays = {__start_emu_shared, __stop_emu_shared};
+    g_grid_zeroed = {__start_emu_static, __stop_emu_static};
+    g_grid_data = {__start_emu_static_data, __stop_emu_static_data};
+    g_constants = {__start_emu_constant, __stop_emu_constant};
 }
 
 space classify(std::uintptr_t a) {
     // Most accesses are to the __shared__ arrays, where none of the emulator's globals is.
-    if (a - g_arrays_lo < g_arrays_bytes) return space::shared;
+    if (g_arrays.holds(a)) return space::shared;
+    if (g_grid_zeroed.holds(a) || g_grid_data.holds(a)) return space::global;
+    if (g_constants.holds(a)) return space::none;
     if (a >= g_device_lo && a < g_device_hi) {
         auto it = std::upper_bound(g_device.begin(), g_device.end(), std::make_pair(a, ~std::uintptr_t{0}));
         if (it != g_device.begin() && a < std::prev(it)->second) return space::global;

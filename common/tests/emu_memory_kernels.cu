@@ -157,6 +157,15 @@ __global__ void spin_from(const int* flag, float* out, unsigned first_spinning) 
 
 __device__ unsigned g_blocks_done = 0;
 
+__device__ unsigned g_scale = 3;
+__device__ __align__(128) float g_table[64];
+__constant__ float c_offsets[32] = {1.0f, 2.0f};
+
+__global__ void grid_variables(float* out) {
+    const unsigned t = threadIdx.x;
+    out[t] = g_table[t] * static_cast<float>(g_scale) + c_offsets[t];
+}
+
 __global__ void last_block_sum(const float* in, float* partials, float* out) {
     __shared__ float s[128];
     __shared__ bool last;

@@ -13,6 +13,7 @@ __global__ void column(float* out);                    // [32][32] rows written,
 __global__ void padded_column(float* out);             // [32][33]: the same, padded
 __global__ void float4_copy(const float4* in, float4* out);
 __global__ void strided_global(const float* in, float* out);  // in[32 t]
+__global__ void grid_variables(float* out);  // reads __device__ and __constant__ variables, never written
 
 // Blocks of 64 threads.
 __global__ void divergent_tree(const float* in, float* out);   // lab 1: tid % (2 stride)

@@ -124,6 +124,21 @@ TEST_CASE("a strided global load touches a sector per lane") {
     CHECK(s.memory.global_store_sectors == 4);
 }
 
+TEST_CASE("__device__ variables are global memory, __constant__ ones neither, and never unwritten") {
+    course::device_buffer<float> out(32, "out");
+    const auto s = traced("grid_variables", memk::grid_variables, dim3(1), dim3(32), out.data());
+    CHECK(s.hazard_count == 0);
+    CHECK(s.memory.shared_load_requests == 0);
+    CHECK(s.memory.global_load_requests == 2);  // g_table[t], g_scale
+    CHECK(s.memory.global_load_sectors == 5);   // 128 aligned bytes, and one word for all lanes
+    CHECK(s.memory.global_store_sectors == 4);
+    std::vector<float> host(32);
+    out.download(host.data(), host.size());
+    CHECK(host[0] == 1.0f);
+    CHECK(host[1] == 2.0f);
+    CHECK(host[31] == 0.0f);
+}
+
 TEST_CASE("lab 1's divergent tree: most requests are partial") {
     auto in = upload(ones(64));
     course::device_buffer<float> out(1, "out");
