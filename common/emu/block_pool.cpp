@@ -190,8 +190,11 @@ void report(unsigned child, std::uint64_t first, std::uint64_t last, block_runne
     w.u64(instructions.size());
     for (const auto& [pc, c] : instructions) {
         for (std::uint64_t v : {static_cast<std::uint64_t>(pc), std::uint64_t{c.shared}, std::uint64_t{c.op},
-                                std::uint64_t{c.width}, c.requests, c.cost, c.ideal, c.excess_warps, c.lanes})
+                                std::uint64_t{c.width}, c.requests, c.cost, c.ideal, c.excess_warps, c.lanes,
+                                c.sample.cost, std::uint64_t{c.sample.lanes}})
             w.u64(v);
+        for (std::uint64_t a : c.sample.address) w.u64(a);
+        // No lane steps: they are block (0,0,0)'s, which the first process runs.
     }
     const auto found = trace::hazards::take_journal();
     w.u64(found.size());
@@ -263,6 +266,9 @@ launch_outcome collect(unsigned child, pid_t pid, std::uint64_t first, std::uint
         c.ideal = r.u64();
         c.excess_warps = r.u64();
         c.lanes = r.u64();
+        c.sample.cost = r.u64();
+        c.sample.lanes = static_cast<std::uint32_t>(r.u64());
+        for (auto& a : c.sample.address) a = r.u64();
         trace::add_instructions(pc, c);
     }
     for (std::uint64_t n = r.u64(); n > 0 && !r.bad; --n) {

@@ -3,6 +3,7 @@
 // ask it whether a graded kernel really ran warp shuffles (on a GPU they read the SASS),
 // and, in traced launches, how its warps used memory and whether its threads raced.
 // Only the course's worker includes this; student code includes cuda_emu.hpp alone.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -38,6 +39,21 @@ struct memory_counters {
     std::uint64_t warps = 0;  // warps of the traced blocks, summed
 };
 
+// An instruction's costliest request (the first of them in launch order), lane by lane:
+// what the grader's HTML report draws as banks or sectors.
+struct request_sample {
+    std::uint64_t cost = 0;   // its wavefronts (shared) or sectors (global); 0: none yet
+    std::uint32_t lanes = 0;  // the lanes that took part
+    std::uint64_t address[32] = {};
+};
+
+// The lanes of one warp that executed an instruction between two of the block's barriers
+// (`step` counts the barriers before), in a launch's block (0,0,0): a tree's strip.
+struct lane_step {
+    std::uint32_t step = 0, warp = 0, lanes = 0;
+};
+inline constexpr std::size_t max_lane_steps = 512;  // per instruction
+
 // One load, store or atomic instruction of a kernel, summed over its requests.
 struct instruction_counters {
     std::uint8_t shared = 0;  // 1 shared memory, 0 global
@@ -48,6 +64,8 @@ struct instruction_counters {
     std::uint64_t ideal = 0;  // shared: wavefronts with no conflict
     std::uint64_t excess_warps = 0;
     std::uint64_t lanes = 0;
+    request_sample sample;
+    std::vector<lane_step> steps;  // the first launch's block (0,0,0), up to max_lane_steps
 };
 
 // A shared-memory hazard of a traced launch, like CUDA's racecheck and initcheck report.

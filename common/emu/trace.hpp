@@ -3,6 +3,7 @@
 // gcc's ThreadSanitizer instrumentation (-fsanitize=thread, never linked with libtsan): it
 // calls __tsan_read4(address) and the like before every load and store, and
 // tsan_entry.cpp turns those calls into trace::access. From there:
+//  - trace_spaces.hpp tells shared, global and other memory apart;
 //  - trace_requests.cpp groups the lanes' accesses into warp-level requests and counts
 //    shared wavefronts and global sectors (emu::memory_counters);
 //  - trace_hazards.cpp checks shared memory for races and reads of unwritten words.

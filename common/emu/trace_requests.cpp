@@ -5,16 +5,7 @@
 // all its lanes, the end of the block), where the counts restart. Each request then costs
 // wavefronts (shared: course/bank_wavefronts.hpp, the bank calculator's rules) or 32-byte
 // sectors (global: distinct segments its lanes touch).
-//
-// Shared memory is the executable's writable static storage (where `__shared__` arrays,
-// static in the emulator, live) less the emulator's own globals that kernel code reads,
-// the `__constant__` variables (a GPU reads them through its constant cache, which neither
-// counter sees) and the `__device__` variables; global memory is the emulated device
-// allocations and the `__device__` variables (one per grid, as on a GPU, and never
-// written by a block before it reads them: initcheck looks at shared memory only);
-// anything else (stacks, the host's heap) is not device memory and is ignored.
-#include <link.h>
-
+// Which memory an address is: trace_spaces.hpp.
 #include <algorithm>
 #include <unordered_map>
 #include <utility>
@@ -23,10 +14,10 @@
 #include "course/bank_wavefronts.hpp"
 #include "emu/access_check.hpp"
 #include "emu/block_state.hpp"
-#include "emu/device_memory.hpp"
 #include "emu/diagnostics.hpp"
-#include "emu/lab_sections.hpp"
+#include "emu/instruction_merge.hpp"
 #include "emu/request_cost.hpp"
+#include "emu/trace_spaces.hpp"
 #include "emu/trace.hpp"
 
 namespace emu::trace {
@@ -38,8 +29,6 @@ namespace {
 bool g_enabled = false;
 bool g_counting = true;  // off: traced launches look for hazards only
 kernel_stats* g_stats = nullptr;
-
-enum class space { none, shared, global };
 
 struct request {
     std::uintptr_t pc = 0;  // the instruction; a range access's pieces get distinct high bits
@@ -93,74 +82,9 @@ struct instance_tally {
     std::uint32_t lanes = 0, warps = 0;
 };
 std::unordered_map<instance_key, instance_tally, instance_hash> g_instances;
-
-// Where shared and global memory are.
-std::uintptr_t g_static_lo = 0, g_static_hi = 0;
-std::vector<std::pair<std::uintptr_t, std::uintptr_t>> g_excluded;  // the emulator's globals
-std::vector<std::pair<std::uintptr_t, std::uintptr_t>> g_device;
-std::uintptr_t g_device_lo = 0, g_device_hi = 0;
-// A section's bounds, tested with one subtraction (empty where the worker has none).
-struct section_range {
-    std::uintptr_t lo = 0, bytes = 0;
-    section_range() = default;
-    section_range(const char* start, const char* stop) {
-        if (start != nullptr && stop > start) {
-            lo = reinterpret_cast<std::uintptr_t>(start);
-            bytes = static_cast<std::uintptr_t>(stop - start);
-        }
-    }
-    bool holds(std::uintptr_t a) const { return a - lo < bytes; }
-};
-// The emu_shared section (the __shared__ arrays), a quick first test of classify; the
-// __device__ variables' two sections and the __constant__ variables'.
-section_range g_arrays, g_grid_zeroed, g_grid_data, g_constants;
-
-void find_static_storage() {
-    if (g_static_hi != 0) return;
-    // The first object dl_iterate_phdr reports is the executable: its writable segments.
-    dl_iterate_phdr(
-        [](dl_phdr_info* info, std::size_t, void*) {
-            for (int i = 0; i < info->dlpi_phnum; ++i) {
-                const auto& ph = info->dlpi_phdr[i];
-                if (ph.p_type != PT_LOAD || !(ph.p_flags & PF_W)) continue;
-                const std::uintptr_t lo = info->dlpi_addr + ph.p_vaddr, hi = lo + ph.p_memsz;
-                g_static_lo = g_static_lo == 0 ? lo : std::min(g_static_lo, lo);
-                g_static_hi = std::max(g_static_hi, hi);
-            }
-            return 1;
-        },
-        nullptr);
-    auto exclude = [](const void* p, std::size_t n) {
-        const auto a = reinterpret_cast<std::uintptr_t>(p);
-        g_excluded.emplace_back(a, a + n);
-    };
-    exclude(&detail::g_current, sizeof detail::g_current);
-    exclude(&detail::g_block_idx, sizeof detail::g_block_idx);
-    exclude(&detail::g_block_dim, sizeof detail::g_block_dim);
-    exclude(&detail::g_grid_dim, sizeof detail::g_grid_dim);
-    g_arrays = {__start_emu_shared, __stop_emu_shared};
-    g_grid_zeroed = {__start_emu_static, __stop_emu_static};
-    g_grid_data = {__start_emu_static_data, __stop_emu_static_data};
-    g_constants = {__start_emu_constant, __stop_emu_constant};
-}
-
-space classify(std::uintptr_t a) {
-    // Most accesses are to the __shared__ arrays, where none of the emulator's globals is.
-    if (g_arrays.holds(a)) return space::shared;
-    if (g_grid_zeroed.holds(a) || g_grid_data.holds(a)) return space::global;
-    if (g_constants.holds(a)) return space::none;
-    if (a >= g_device_lo && a < g_device_hi) {
-        auto it = std::upper_bound(g_device.begin(), g_device.end(), std::make_pair(a, ~std::uintptr_t{0}));
-        if (it != g_device.begin() && a < std::prev(it)->second) return space::global;
-        return space::none;
-    }
-    if (a >= g_static_lo && a < g_static_hi) {
-        for (const auto& [lo, hi] : g_excluded)
-            if (a >= lo && a < hi) return space::none;
-        return space::shared;
-    }
-    return space::none;
-}
+// The running block's barriers so far, and whether it is the grid's block (0,0,0).
+std::uint32_t g_step = 0;
+bool g_first_block = false;
 
 // The warp synchronised: every request it assembled is complete.
 void flush(unsigned warp) {
@@ -183,6 +107,7 @@ void flush(unsigned warp) {
         ins.width = static_cast<std::uint8_t>(std::max<unsigned>(ins.width, r.size));
         ++ins.requests;
         ins.lanes += static_cast<unsigned>(lanes);
+        if (g_first_block) note_step(ins, g_step, warp, r.lanes);
         instance_tally& t = g_instances[instance_key{r.pc, r.k, w.epoch}];
         t.lanes += static_cast<unsigned>(lanes);
         ++t.warps;
@@ -196,6 +121,7 @@ void flush(unsigned warp) {
                 r.atomic ? atomic_wavefronts(r.address, r.lanes) : course::bank_wavefronts(address, r.lanes, width);
             const unsigned ideal = r.atomic ? 1 : ideal_wavefronts(r.lanes, width);
             ins.cost += wavefronts;
+            note_sample(ins, wavefronts, r.lanes, r.address);
             ins.ideal += ideal;
             m.shared_ideal_wavefronts += ideal;
             if (r.atomic) {
@@ -208,6 +134,7 @@ void flush(unsigned warp) {
         } else {
             const unsigned sectors = distinct_sectors(r.address, r.lanes, r.size);
             ins.cost += sectors;
+            note_sample(ins, sectors, r.lanes, r.address);
             if (r.atomic) {
                 ++m.global_atomic_requests;
             } else {
@@ -289,17 +216,6 @@ void record(unsigned linear, std::uintptr_t pc, std::uintptr_t address, std::siz
     w.requests[i].lanes |= 1u << lane;
 }
 
-void accumulate(instruction_counters& into, const instruction_counters& c) {
-    into.shared = c.shared;
-    into.op = c.op;
-    into.width = std::max(into.width, c.width);
-    into.requests += c.requests;
-    into.cost += c.cost;
-    into.ideal += c.ideal;
-    into.excess_warps += c.excess_warps;
-    into.lanes += c.lanes;
-}
-
 }  // namespace
 
 void launch_begin(kernel_stats* stats, const char* kernel) {
@@ -308,12 +224,10 @@ void launch_begin(kernel_stats* stats, const char* kernel) {
     g_stats = nullptr;
     if (!g_enabled) return;
     find_static_storage();
-    g_device = memory::device_ranges();
-    g_device_lo = g_device.empty() ? 0 : g_device.front().first;
-    g_device_hi = g_device.empty() ? 0 : g_device.back().second;
+    find_device_ranges();
     g_stats = stats;
     stats->traced = true;
-    hazards::launch_begin(stats, kernel, g_static_lo, g_static_hi);
+    hazards::launch_begin(stats, kernel, g_static.lo, g_static.hi);
 }
 
 void launch_end() {
@@ -339,6 +253,8 @@ void block_begin() {
             g_warps[w].cursor[l] = 0;
         }
     }
+    g_step = 0;
+    g_first_block = detail::g_block_idx.x == 0 && detail::g_block_idx.y == 0 && detail::g_block_idx.z == 0;
     hazards::block_begin(static_cast<unsigned>(warps));
     g_active = true;
 }
@@ -347,6 +263,7 @@ void barrier_done() {
     if (!g_active) return;
     flush_all();
     settle_instances();
+    ++g_step;
     ++g_stats->memory.barriers;
     hazards::barrier_done();
 }

@@ -95,6 +95,18 @@ TEST_CASE("bank conflicts: stride 2 is 2-way, a [32][32] column 32-way, a [32][3
     CHECK(col.memory.shared_load_requests == 1);
     CHECK(col.memory.shared_load_wavefronts == 32);
 
+    // The load's sample, for the HTML report: every lane on one bank, each on a word of its own.
+    const emu::instruction_counters* load = nullptr;
+    for (const auto& [place, c] : col.instructions)
+        if (c.shared && c.op == 0) load = &c;
+    REQUIRE(load != nullptr);
+    CHECK(load->sample.cost == 32);
+    CHECK(load->sample.lanes == 0xffffffffu);
+    for (unsigned l = 1; l < 32; ++l) {
+        CHECK(load->sample.address[l] / 4 % 32 == load->sample.address[0] / 4 % 32);
+        CHECK(load->sample.address[l] - load->sample.address[l - 1] == 128);
+    }
+
     const auto pad = traced("padded_column", memk::padded_column, dim3(1), dim3(32), out.data());
     CHECK(pad.memory.shared_store_wavefronts == 32);
     CHECK(pad.memory.shared_load_requests == 1);
@@ -148,6 +160,19 @@ TEST_CASE("lab 1's divergent tree: most requests are partial") {
     CHECK(s.memory.partial_requests == 3 * (2 * 5 + 1) + 2);
     CHECK(s.memory.barriers == 7);
     CHECK(s.hazard_count == 0);
+    // The strip the HTML report draws: the step's two reads and its write, lanes per warp.
+    const std::vector<emu::lane_step> strip = {
+        {1, 0, 0x55555555u}, {1, 1, 0x55555555u}, {2, 0, 0x11111111u}, {2, 1, 0x11111111u},
+        {3, 0, 0x01010101u}, {3, 1, 0x01010101u}, {4, 0, 0x00010001u}, {4, 1, 0x00010001u},
+        {5, 0, 0x00000001u}, {5, 1, 0x00000001u}, {6, 0, 0x00000001u}};
+    int with_strip = 0;
+    for (const auto& [place, c] : s.instructions) {
+        bool same = c.steps.size() == strip.size();
+        for (std::size_t i = 0; same && i < strip.size(); ++i)
+            same = c.steps[i].step == strip[i].step && c.steps[i].warp == strip[i].warp && c.steps[i].lanes == strip[i].lanes;
+        with_strip += same;
+    }
+    CHECK(with_strip == 3);
 }
 
 TEST_CASE("the volatile warp tail races, between the tail's lines") {

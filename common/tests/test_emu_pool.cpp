@@ -3,8 +3,10 @@
 // __device__ variables, atomics) must be shared between the processes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -72,6 +74,10 @@ TEST_CASE("a launch over three processes counts and finds what one process does,
         CHECK(d.ideal == c.ideal);
         CHECK(d.lanes == c.lanes);
         CHECK(d.excess_warps == c.excess_warps);
+        CHECK(d.sample.cost == c.sample.cost);
+        CHECK(d.sample.lanes == c.sample.lanes);
+        CHECK(std::equal(std::begin(d.sample.address), std::end(d.sample.address), std::begin(c.sample.address)));
+        CHECK(d.steps.size() == c.steps.size());
     }
     // Each pair of instructions once, found first in block 0: thread 0 reads a word that no
     // thread has written yet, which thread 32 writes next; thread 96 reads one thread 0 wrote.

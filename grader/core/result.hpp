@@ -1,4 +1,5 @@
 #pragma once
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -97,10 +98,16 @@ struct instruction_row {
     std::string op;  // load, store, atomic
     unsigned width = 0;
     std::uint64_t requests = 0, cost = 0, ideal = 0, excess_warps = 0, lanes = 0;
+    // Its costliest request, for the HTML report's pictures: what it cost, and per lane the
+    // byte offset from the 128-byte line below the lowest lane's address (-1: no part).
+    std::uint64_t sample_cost = 0;
+    std::vector<std::int64_t> sample_offsets;
+    // Block (0,0,0) of its first launch: [step (barriers before), warp, lanes] per request.
+    std::vector<std::array<std::uint32_t, 3>> steps;
 };
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(instruction_row, place, shared, op, width, requests, cost, ideal, excess_warps,
-                                   lanes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(instruction_row, place, shared, op, width, requests, cost, ideal,
+                                                excess_warps, lanes, sample_cost, sample_offsets, steps)
 
 // What the emulator counted when one version of a part ran one problem, traced
 // (common/emu/emu_stats.hpp says what each number is). `elements`: the problem's input

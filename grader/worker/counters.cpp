@@ -19,6 +19,20 @@ constexpr std::uint64_t baseline_counted_up_to = std::uint64_t{1} << 22;
 
 const char* op_name(std::uint8_t op) { return op == 2 ? "atomic" : op == 1 ? "store" : "load"; }
 
+// The emulator's sample of an instruction's costliest request, as offsets (result.hpp),
+// when it costs more than the row's: the first of the costliest over the part's kernels.
+void take_sample(instruction_row& r, const emu::request_sample& s) {
+    if (s.cost <= r.sample_cost || s.lanes == 0) return;
+    std::uint64_t lowest = ~std::uint64_t{0};
+    for (unsigned l = 0; l < 32; ++l)
+        if (s.lanes >> l & 1u) lowest = std::min(lowest, s.address[l]);
+    const std::uint64_t line = lowest / 128 * 128;
+    r.sample_cost = s.cost;
+    r.sample_offsets.assign(32, -1);
+    for (unsigned l = 0; l < 32; ++l)
+        if (s.lanes >> l & 1u) r.sample_offsets[l] = static_cast<std::int64_t>(s.address[l] - line);
+}
+
 // Everything the launches since the last reset did, summed over their kernel names (a
 // part may launch more than one kernel, and every pass of a reduction counts).
 version_counters summed(const std::map<std::string, emu::kernel_stats>& stats, const std::string& version,
@@ -60,6 +74,9 @@ version_counters summed(const std::map<std::string, emu::kernel_stats>& stats, c
             r.ideal += c.ideal;
             r.excess_warps += c.excess_warps;
             r.lanes += c.lanes;
+            take_sample(r, c.sample);
+            if (r.steps.empty())
+                for (const emu::lane_step& st : c.steps) r.steps.push_back({st.step, st.warp, st.lanes});
         }
     }
     for (auto& [place, r] : rows) v.instructions.push_back(std::move(r));

@@ -40,10 +40,25 @@ void from_json(const nlohmann::json& j, memory_counters& m) {
     for (std::size_t i = 0; i < std::size(f); ++i) *f[i] = j.at(i).get<std::uint64_t>();
 }
 void to_json(nlohmann::json& j, const instruction_counters& c) {
-    j = {c.shared, c.op, c.width, c.requests, c.cost, c.ideal, c.excess_warps, c.lanes};
+    nlohmann::json steps = nlohmann::json::array();
+    for (const lane_step& s : c.steps) steps.push_back({s.step, s.warp, s.lanes});
+    j = {c.shared, c.op,        c.width,        c.requests,       c.cost,
+         c.ideal,  c.excess_warps, c.lanes,     c.sample.cost,    c.sample.lanes,
+         c.sample.address, steps};
 }
 void from_json(const nlohmann::json& j, instruction_counters& c) {
-    if (!j.is_array() || j.size() != 8) throw std::invalid_argument("bad instruction counters");
+    if (!j.is_array() || j.size() != 12) throw std::invalid_argument("bad instruction counters");
+    c.sample.cost = j.at(8).get<std::uint64_t>();
+    c.sample.lanes = j.at(9).get<std::uint32_t>();
+    const auto& address = j.at(10);
+    if (!address.is_array() || address.size() != 32) throw std::invalid_argument("bad instruction sample");
+    for (std::size_t l = 0; l < 32; ++l) c.sample.address[l] = address.at(l).get<std::uint64_t>();
+    const auto& steps = j.at(11);
+    if (!steps.is_array() || steps.size() > max_lane_steps) throw std::invalid_argument("bad instruction steps");
+    for (const auto& s : steps) {
+        if (!s.is_array() || s.size() != 3) throw std::invalid_argument("bad instruction step");
+        c.steps.push_back({s.at(0).get<std::uint32_t>(), s.at(1).get<std::uint32_t>(), s.at(2).get<std::uint32_t>()});
+    }
     c.shared = j.at(0).get<std::uint8_t>();
     c.op = j.at(1).get<std::uint8_t>();
     c.width = j.at(2).get<std::uint8_t>();
