@@ -18,7 +18,9 @@ import sys
 import threading
 import time
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "html"))
 import children
+import report_page  # noqa: E402
 import grader_command
 import gradebook
 import intake
@@ -180,6 +182,9 @@ class SubmissionGrader:
                         {"grader.log": out})
             return
         extra = {"grader.log": out} if rep.get("infrastructure_error") else None
+        graded = os.path.join(d, "kernels.cu")
+        report_page.write_beside(rep, os.path.join(d, "report.html"),
+                                 graded if os.path.exists(graded) else (rep.get("source") or {}).get("path"))
         self.record(sub, gradebook.row_from_report(sub.name, sub.student_id, rep), extra)
 
     def grader_loop(self, work, gpu, gpu_lock):

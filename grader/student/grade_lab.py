@@ -6,6 +6,7 @@ Never a stale grade (docs/grading.md): the lab is rebuilt first (`cmake --build 
 graded: the compiler's or the guard's messages are the report (and the --json,
 --gradescope, --junit and --text files, written by the grader), and the exit code is 1.
 A build that fails for another reason, or no build at all, exits 2 with what to run.
+`--html FILE` also writes the HTML report (grader/html/report_page.py).
 --no-build skips the build and grades the last one as it is (the report says so when the
 file is newer than it).
 
@@ -21,6 +22,8 @@ from pathlib import Path
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import course_build  # noqa: E402
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "html"))
+import report_page  # noqa: E402
 from course_build import Problem  # noqa: E402
 
 
@@ -80,6 +83,7 @@ def main(argv):
     if parsed is None:
         return 2
     build, lab, options = parsed
+    html, options = html_option(options)
     # Asking for the grader's help builds nothing.
     no_build = "--no-build" in options or "--help" in options or "-h" in options
     options = [o for o in options if o != "--no-build"]
@@ -99,6 +103,8 @@ def main(argv):
             if outcome.changed and not quiet:
                 print(f"[grade] rebuilt {lab} in {outcome.seconds:.1f} s", file=sys.stderr)
             if outcome.status == "student":
+                if html is not None:
+                    print("grade: no HTML report: the file did not build, so nothing was graded", file=sys.stderr)
                 return report_build_failure(build, lab, course_build.lab_folders()[lab], cache, outcome, options)
             if outcome.status == "infra":
                 print(outcome.log[-6000:], file=sys.stderr)
@@ -107,9 +113,52 @@ def main(argv):
     except Problem as e:
         print(f"grade: {e}", file=sys.stderr)
         return 2
-    args = grader_args(build, lab, options)
-    sys.stdout.flush()
-    os.execv(args[0], args)
+    if html is None:
+        args = grader_args(build, lab, options)
+        sys.stdout.flush()
+        os.execv(args[0], args)
+    return grade_with_page(build, lab, options, html)
+
+
+def html_option(options):
+    """(the --html FILE path or None, the other options)."""
+    rest, html = [], None
+    it = iter(options)
+    for o in it:
+        if o == "--html":
+            html = next(it, "")
+        elif o.startswith("--html="):
+            html = o.split("=", 1)[1]
+        else:
+            rest.append(o)
+    return html, rest
+
+
+def grade_with_page(build, lab, options, html):
+    """Grades, then writes the HTML report (grader/html/report_page.py) from the JSON one."""
+    if not html:
+        print("grade: --html needs a file name", file=sys.stderr)
+        return 2
+    json_path = next((options[i + 1] for i, o in enumerate(options[:-1]) if o == "--json"), None)
+    tmp = None
+    if json_path is None:
+        fd, tmp = tempfile.mkstemp(suffix=".json", prefix="report_")
+        os.close(fd)
+        json_path = tmp
+        options = options + ["--json", tmp]
+    try:
+        code = subprocess.run(grader_args(build, lab, options)).returncode
+        try:
+            report_page.write(json_path, html)
+        except (OSError, ValueError) as e:
+            print(f"grade: the HTML report was not written: {e}", file=sys.stderr)
+            return 2
+        if "--quiet" not in options:
+            print(f"[grade] HTML report: {html}", file=sys.stderr)
+        return code
+    finally:
+        if tmp:
+            os.unlink(tmp)
 
 
 if __name__ == "__main__":
