@@ -174,6 +174,13 @@ class BatchTest(unittest.TestCase):
         with open(os.path.join(self.out, "gradebook.json")) as f:
             self.assertEqual(len(json.load(f)), len(EXPECTED))
         self.assertTrue(os.path.getsize(os.path.join(self.out, "class_scores.png")) > 0)
+        # The HTML page of each graded submission, with its own source and its verdicts.
+        for name in ("correct", "wrong"):
+            with open(os.path.join(self.out, name, "report.html"), encoding="utf-8") as f:
+                page = f.read()
+            self.assertIn('data-part="A"', page)
+            self.assertIn('data-check="correctness">' + ("passed" if name == "correct" else "failed"), page)
+            self.assertIn('<pre class="src">', page)
 
     def test_figures_for_scripts(self):
         # What the batch prints at the end, as JSON (scripts/batch_throughput.py reads it).
