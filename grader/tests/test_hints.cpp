@@ -51,8 +51,9 @@ TEST_CASE("outputs never written, and writes past the end") {
 }
 
 TEST_CASE("half the elements missing") {
-    const auto h = reduction_hint({rec("ones", 1024, false, 1024, 512), rec("ones", 2048, false, 2048, 1024)}, 512);
-    CHECK(h.rfind("About half of the elements", 0) == 0);
+    const auto h = reduction_hint({rec("ones", 1000, false, 1000, 500), rec("ones", 3000, false, 3000, 1500)}, 512);
+    CHECK(h == "About half of the elements are missing from the sum: check how many elements each block covers and "
+               "the stride of the first add.");
 }
 
 TEST_CASE("exact inputs pass, random ones fail: a race") {
@@ -63,11 +64,18 @@ TEST_CASE("exact inputs pass, random ones fail: a race") {
 }
 
 TEST_CASE("the lab's own advice replaces the generic last resort") {
-    const std::vector<case_record> all_wrong = {rec("ones", 1, true), rec("ones", 512, false, 512, 13),
+    const std::vector<case_record> all_wrong = {rec("ones", 1, true), rec("ones", 31, false, 31, 13),
                                                 rec("ones", 1024, false, 1024, 26)};
     CHECK(reduction_hint(all_wrong, 512) ==
-          "Work through the smallest failing case by hand (n = 512) with the diagram in the handout.");
+          "Work through the smallest failing case by hand (n = 31) with the diagram in the handout.");
     CHECK(reduction_hint(all_wrong, 512, "Check the warp tail.") == "Check the warp tail.");
+    // Right within one warp: the warp-level steps are not what is wrong, so the lab's
+    // advice about them stays out.
+    const std::vector<case_record> beyond_warp = {rec("ones", 1, true), rec("ones", 31, true),
+                                                  rec("ones", 1024, false, 1024, 26)};
+    CHECK(reduction_hint(beyond_warp, 512, "Check the warp tail.") ==
+          "Right for every n up to 31, wrong from n = 1024 on (all ones, n = 1024: 26 instead of 1024): work through "
+          "n = 1024 by hand with the diagram in the handout.");
 }
 
 TEST_CASE("ragged matrices") {
@@ -97,17 +105,72 @@ std::vector<case_record> with_inputs(std::vector<case_record> cases, std::initia
 }
 }  // namespace
 
-TEST_CASE("right within one warp, wrong beyond: the __syncthreads() before the tail, not the tail") {
-    // lab 3 C without the barrier after its last block-level step, on the emulator.
+TEST_CASE("right within one warp, wrong from n = 33: the __syncthreads() before one warp takes over") {
+    // lab 4 A whose block combine reads the warps' sums without a barrier, on the emulator.
+    const auto cases = with_inputs({rec("ones", 1, true), rec("ones", 31, true), rec("ones", 32, true),
+                                    rec("ones", 33, false, 33, 32), rec("ones", 65536, false, 65536, 8192)},
+                                   {"ones", "random"});
+    CHECK(reduction_hint(cases, 4096, "Check the warp tail.") ==
+          "Right while the whole input fits in one warp (n <= 32), wrong from n = 33 on (all ones, n = 33: 32 instead "
+          "of 33): partial sums that other warps wrote are read before a barrier makes them visible. Every step that "
+          "reads partial sums other warps wrote must come after a __syncthreads(), the one where a single warp takes "
+          "over included.");
+}
+
+TEST_CASE("right past one warp: the one-warp hint stays out, the sizes are said as they are") {
+    // lab 3 C without the barrier after its last block-level step, on the emulator: n = 33
+    // is right there, so nothing says which barrier.
     const auto cases = with_inputs({rec("ones", 1, true), rec("ones", 31, true), rec("ones", 32, true),
                                     rec("ones", 33, true), rec("ones", 255, false, 255, 223),
                                     rec("ones", 65536, false, 65536, 49152)},
                                    {"ones", "random"});
     CHECK(reduction_hint(cases, 512, "Check the warp tail.") ==
-          "Right while the whole input fits in one warp (n <= 32), wrong once other warps hold data: the warp-level "
-          "steps work, the hand-over between warps does not. Every step that reads partial sums other warps wrote "
-          "must come after a __syncthreads(), the one where a single warp takes over included (before the "
-          "warp-level tail, or before warp 0 sums the warps' results).");
+          "Right for every n up to 33, wrong from n = 255 on (all ones, n = 255: 223 instead of 255): work through "
+          "n = 255 by hand with the diagram in the handout.");
+}
+
+TEST_CASE("half of what one block holds summed: a step of the tree missing") {
+    // lab 1 whose tree stops at stride < blockDim.x / 2 (the issue's 'warp-level tail' hint).
+    const std::vector<case_record> cases = {rec("ones", 1, true), rec("ones", 31, true), rec("ones", 32, true),
+                                            rec("ones", 33, true), rec("ones", 255, false, 255, 128),
+                                            rec("ones", 256, false, 256, 128), rec("ones", 65536, false, 65536, 32768)};
+    CHECK(reduction_hint(cases, 256) ==
+          "Only half of the elements one block holds reach its sum (all ones, n = 256: 128 instead of 256): a step "
+          "of the tree is missing (it must go on until one partial sum is left), or the load leaves the rest of the "
+          "block's elements out.");
+    const std::vector<case_record> quarter = {rec("ones", 1, true), rec("ones", 256, false, 256, 64),
+                                              rec("ones", 512, false, 512, 128)};
+    CHECK(reduction_hint(quarter, 256) ==
+          "Only 1/4 of the elements one block holds reach its sum (all ones, n = 256: 64 instead of 256): 2 steps "
+          "of the tree are missing (it must go on until one partial sum is left), or the load leaves the rest of the "
+          "block's elements out.");
+}
+
+TEST_CASE("wrong exactly off multiples of 4: the float4 leftover, not the partial block") {
+    // lab 4 B without its n % 4 loop: n = 1000 is right, so the block (4096) is not it.
+    const std::vector<case_record> cases = {rec("ones", 1, false, 1, 0),    rec("ones", 32, true),
+                                            rec("ones", 33, false, 33, 32), rec("ones", 1000, true),
+                                            rec("ones", 4097, false, 4097, 4096), rec("ones", 65536, true)};
+    CHECK(reduction_hint(cases, 4096) ==
+          "Wrong exactly when n is not a multiple of 4 (all ones, n = 1: 0 instead of 1): the n % 4 elements after "
+          "the last whole float4 are mishandled. Add them once, each element at or past n counting as 0.");
+}
+
+TEST_CASE("right within one block, wrong past it: the blocks after block 0") {
+    const std::vector<case_record> cases = {rec("ones", 1, true), rec("ones", 255, true), rec("ones", 256, true),
+                                            rec("ones", 257, false, 257, 256), rec("ones", 1000, false, 1000, 512)};
+    CHECK(reduction_hint(cases, 256) ==
+          "Right while the input fits in one block of 256 elements (up to n = 256), wrong from n = 257 on (all ones, "
+          "n = 257: 256 instead of 257): the blocks after block 0 do not sum their own elements. Each block's first "
+          "load must start at blockIdx.x times the elements one block covers.");
+}
+
+TEST_CASE("wrong already for one element") {
+    const std::vector<case_record> cases = {rec("ones", 1, false, 1, 0), rec("ones", 32, false, 32, 31),
+                                            rec("ones", 256, false, 256, 255)};
+    CHECK(reduction_hint(cases, 256) ==
+          "Wrong already for n = 1 (all ones: 0 instead of 1): element 0 never reaches out[0]. Check which thread "
+          "writes out[blockIdx.x], and that it holds the block's whole sum when it does.");
 }
 
 TEST_CASE("wrong already within one warp: the warp-level tail keeps the lab's advice") {
@@ -133,8 +196,9 @@ TEST_CASE("a leftover that is missing, not repeated, is still the partial-block 
     const std::vector<case_record> cases = {rec("ones", 65536, true), rec("ones", 4097, false, 4097, 4096),
                                             rec("ones", 65535, false, 65535, 65532)};
     CHECK(reduction_hint(cases, 4096) ==
-          "Wrong only when n is not a multiple of 4096 (the elements one block covers): the last block is partial. "
-          "Check the bounds of every load from `in`; elements at or past n count as 0.");
+          "Wrong only when n is not a multiple of 4096, the elements one block covers (all ones, n = 4097: 4096 "
+          "instead of 4097): the last block is partial. Check the bounds of every load from `in`; elements at or past "
+          "n count as 0.");
 }
 
 TEST_CASE("a read past the end that faults: the partial-block advice, never a size the grader skips") {
@@ -145,7 +209,7 @@ TEST_CASE("a read past the end that faults: the partial-block advice, never a si
     case_record nan = rec("ones", 65535, false, 65535, std::nan(""));
     const std::vector<case_record> cases = {fault, rec("ones", 256, true), rec("ones", 65536, true), nan};
     CHECK(reduction_hint(cases, 256) ==
-          "Wrong only when n is not a multiple of 256 (the elements one block covers): the last block is partial. "
+          "Wrong only when n is not a multiple of 256, the elements one block covers: the last block is partial. "
           "Check the bounds of every load from `in`; elements at or past n count as 0.");
 }
 
@@ -154,6 +218,10 @@ TEST_CASE("the smallest failing case is one the grader ran") {
     unknown.size = "n=?";
     CHECK(reduction_hint({rec("ones", 1, true), unknown, rec("ones", 512, false, 512, 13)}, 512) ==
           "Work through the smallest failing case by hand (n = 512) with the diagram in the handout.");
+    CHECK(reduction_hint({rec("ones", 1, true), rec("ones", 32, true), unknown, rec("ones", 512, false, 512, 13)},
+                         512) ==
+          "Right for every n up to 32, wrong from n = 512 on (all ones, n = 512: 13 instead of 512): work through n = "
+          "512 by hand with the diagram in the handout.");
     CHECK(reduction_hint({rec("ones", 1, true), unknown}, 512) ==
           "Work through the first failing case above by hand with the diagram in the handout.");
 }
