@@ -3,9 +3,10 @@
 # apt-get skips what is already there.
 #
 #   scripts/install_deps.sh            # build tools, test and report libraries, matplotlib
-#   scripts/install_deps.sh --instructor   # and Slurm + munge, for the batch's Slurm test, and
-#                                          # CMake 3.22, for the Gradescope package's test
-#                                          # (docs/instructor-guide.md; students need neither)
+#   scripts/install_deps.sh --instructor   # and Slurm + munge, for the batch's Slurm test,
+#                                          # CMake 3.22, for the Gradescope package's test, and
+#                                          # Chromium, for the HTML report's test
+#                                          # (docs/instructor-guide.md; students need none)
 #
 # The CUDA Toolkit (nvcc) is not a Debian package we can rely on, so this script
 # only checks for it and explains how to get it.
@@ -27,7 +28,7 @@ instructor=0
 for arg in "$@"; do
   case "$arg" in
     --instructor) instructor=1 ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "install_deps: unknown option '$arg' (--instructor is the only one)" >&2; exit 2 ;;
   esac
 done
@@ -35,6 +36,10 @@ if [ "$instructor" = 1 ]; then
   # A single-node Slurm cluster for grader/batch/tests/test_slurm.py, which starts and
   # stops its own daemons; the packages' services are not needed.
   packages+=(slurm-wlm munge)
+  # Headless Chromium draws the HTML report in grader/html/tests/test_report_chromium.py.
+  # Debian packages it as chromium; Ubuntu's chromium-browser is only a snap's stub, so
+  # there the test reports skipped unless a browser is installed another way.
+  if grep -qs '^ID=debian' /etc/os-release; then packages+=(chromium); fi
 fi
 
 sudo_cmd=()

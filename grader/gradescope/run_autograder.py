@@ -8,7 +8,10 @@ out of the maximum, "pending" keeps them for a later GPU batch run.
 results.json is the grader's own (grader --gradescope), a build that failed or was refused
 included (grader --build-failure); this script writes one itself only when the grader never
 saw the submission (no usable file) or could not run. The grader's human report goes to
-stdout, which Gradescope shows the student."""
+stdout, which Gradescope shows the student. Where the submission was graded, results.json
+also gets one test without points whose output is the HTML report of the student's own
+kernels (grader/html/report_page.py, output_format "html"); a page that cannot be drawn
+never costs the grade."""
 import argparse
 import json
 import os
@@ -18,11 +21,15 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(HERE), "batch"))
+sys.path.insert(0, os.path.join(os.path.dirname(HERE), "html"))
 
 import grader_command  # noqa: E402
 import gradebook  # noqa: E402
 import intake  # noqa: E402
+import report_page  # noqa: E402
 from build_recipe import Recipe, RecipeError  # noqa: E402
+
+PAGE_TEST = "Your kernels in pictures (the HTML report)"
 
 
 def write_results(path, results):
@@ -61,8 +68,9 @@ def grade(root, results):
         build_failure = os.path.join(scratch, "build_failure.json")
         grader_command.write_build_failure(build_failure, built)
     policy = os.path.join(source, "gradescope_policy.jsonc")
+    report = os.path.join(scratch, "report.json")
     cmd = grader_command.command(recipe.grader, lab, built, True, policy if os.path.exists(policy) else None,
-                                 build_failure, gradescope=results)
+                                 build_failure, json_out=report, gradescope=results)
     try:
         proc = subprocess.run(cmd, timeout=1800)
     except subprocess.TimeoutExpired:
@@ -70,7 +78,24 @@ def grade(root, results):
     if not os.path.exists(results):
         return failure("crashed", f"the grader exited with {proc.returncode} and wrote no results "
                                   "(its messages are above)")
+    if built.ok:
+        add_page(results, report, path)
     return None
+
+
+def add_page(results, report_path, source_path):
+    """Appends the HTML report as a test without points; leaves results.json as the grader
+    wrote it when the page cannot be drawn."""
+    try:
+        with open(report_path) as f:
+            page = report_page.render(json.load(f), report_page.read_source(source_path))
+        with open(results) as f:
+            data = json.load(f)
+        data.setdefault("tests", []).append(
+            {"name": PAGE_TEST, "output": page, "output_format": "html", "visibility": "visible"})
+        write_results(results, data)
+    except (OSError, ValueError, TypeError, KeyError, AttributeError):
+        pass
 
 
 def main():

@@ -88,6 +88,19 @@ class GradescopeTest(unittest.TestCase):
         self.assertIn("lab1: 60/60", self.stdout)
         correctness = [t for t in r["tests"] if "correctness" in t["name"]]
         self.assertEqual([(t["status"], t["score"], t["max_score"]) for t in correctness], [("passed", 60.0, 60.0)])
+        # The HTML report, as a test without points: the student's kernel in pictures.
+        page = self.page_test(r)
+        self.assertIn('<section class="part" data-part="A">', page)
+        self.assertIn('<figure class="picture" data-kind="lanes">', page)  # the divergent tree's active lanes
+        self.assertIn("reduce_divergent", page)
+
+    def page_test(self, r):
+        pages = [t for t in r["tests"] if t["name"] == "Your kernels in pictures (the HTML report)"]
+        self.assertEqual(len(pages), 1, [t["name"] for t in r["tests"]])
+        self.assertEqual(pages[0]["output_format"], "html")
+        self.assertNotIn("score", pages[0])
+        self.assertNotIn("max_score", pages[0])
+        return pages[0]["output"]
 
     def test_failing_submission(self):
         r = self.grade({f"{FOLDER}/kernels.cu": self.read("labs", FOLDER, "kernels.cu")})
@@ -95,6 +108,7 @@ class GradescopeTest(unittest.TestCase):
         correctness = [t for t in r["tests"] if "correctness" in t["name"]][0]
         self.assertEqual(correctness["status"], "failed")
         self.assertIn("untouched stub", correctness["output"])
+        self.assertIn('data-check="correctness">failed', self.page_test(r))
 
     def build_test(self, r):
         """The one test the grader writes for a build that failed (--build-failure)."""
