@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <utility>
 #include <cmath>
 
 #include <fmt/format.h>
@@ -91,6 +92,14 @@ void render_failures(std::string& out, const std::vector<case_record>& failures)
     }
 }
 
+// A failed check is told in full once, under "Technique checks"; here it is named.
+std::string penalty_pointer(const std::string& reason) {
+    const std::string failed = " failed: ";
+    const std::size_t at = reason.find(failed);
+    if (reason.rfind("check ", 0) != 0 || at == std::string::npos) return reason;
+    return reason.substr(0, at) + " failed (under Technique checks, below)";
+}
+
 void render_correctness(std::string& out, const lab_result& r, const palette& p) {
     out += p.bold("Correctness") + "\n";
     for (const auto& part : r.parts) {
@@ -102,9 +111,9 @@ void render_correctness(std::string& out, const lab_result& r, const palette& p)
         if (!c.message.empty()) out += fmt::format("       {}\n", c.message);
         if (!c.hint.empty()) out += fmt::format("       {} {}\n", p.warn("hint:"), c.hint);
         if (part.penalty == check_penalty::everything) {
-            out += fmt::format("       {} {}\n", p.bad("no points:"), part.penalty_reason);
+            out += fmt::format("       {} {}\n", p.bad("no points:"), penalty_pointer(part.penalty_reason));
         } else if (part.penalty == check_penalty::performance && part.performance_max > 0) {
-            out += fmt::format("       {} {}\n", p.bad("no performance points:"), part.penalty_reason);
+            out += fmt::format("       {} {}\n", p.bad("no performance points:"), penalty_pointer(part.penalty_reason));
         }
     }
 }
@@ -122,6 +131,17 @@ std::string verdict_text(const timing_result& t, const palette& p) {
 
 void render_timing(std::string& out, const lab_result& r, const palette& p) {
     bool header = false;
+    // Every part skipped for the same reason (the emulator): said once.
+    const bool one_reason =
+        r.parts.size() > 1 && std::all_of(r.parts.begin(), r.parts.end(), [&](const part_result& part) {
+            return part.timing.status != timing_status::measured && part.timing.reason == r.parts.front().timing.reason;
+        });
+    if (one_reason) {
+        const std::string& why = r.parts.front().timing.reason;
+        out += "\n" + p.bold("Performance") + "\n" + fmt::format("  {}\n", p.dim((why.empty() ? "not measured" : why) +
+                                                                              " (every part)"));
+        return;
+    }
     for (const auto& part : r.parts) {
         const auto& t = part.timing;
         if (!header) {
@@ -153,6 +173,20 @@ void render_timing(std::string& out, const lab_result& r, const palette& p) {
 
 double per(std::uint64_t a, std::uint64_t b) { return b == 0 ? 0.0 : static_cast<double>(a) / b; }
 
+// What each column counts, and which way is better.
+constexpr std::pair<const char*, const char*> counter_legend[] = {
+    {"shared ld, st", "warp requests to shared memory (stores include atomics); fewer is better"},
+    {"global ld", "warp requests that load from global memory; fewer is better"},
+    {"sec/req", "32-byte sectors per global-load request: 4 for a warp of packed floats, 16 for float4 "
+                "(wider is better); above 4 with 4-byte loads, scattered (worse)"},
+    {"excess wf /el", "shared wavefronts beyond the conflict-free count, per input element: bank conflicts; 0 is best"},
+    {"excess wr /el", "warp-requests beyond the whole warps the active lanes would fill, per element: divergence; "
+                      "0 is best"},
+    {"steps", "synchronisation epochs in which a warp touches shared memory; fewer is better"},
+    {"barriers", "__syncthreads() passed, summed over blocks; fewer is better"},
+    {"shuffles", "warp shuffles executed (lab 4 needs them)"},
+};
+
 // The emulator's counters of each part's versions on each drawn problem: what the
 // technique checks read, per input element where they judge per element.
 void render_counters(std::string& out, const lab_result& r, const palette& p) {
@@ -161,9 +195,11 @@ void render_counters(std::string& out, const lab_result& r, const palette& p) {
         if (part.counters.empty()) continue;
         if (!header) {
             out += "\n" + p.bold("Counters") +
-                   p.dim(" (CPU emulator, every launch of the problem; per input element where marked /el; "
-                         "docs/emulator.md)") +
+                   p.dim(" (CPU emulator, totals over every launch of the problem; per input element where marked "
+                         "/el; docs/emulator.md)") +
                    "\n";
+            for (const auto& [column, meaning] : counter_legend)
+                out += p.dim(fmt::format("     {:<14} {}\n", column, meaning));
             header = true;
         }
         std::string problem;

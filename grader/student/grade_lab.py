@@ -34,6 +34,12 @@ def grader_args(build, lab, options):
             "--progress-dir", str(Path(build, "progress"))]
 
 
+def options_accepted(build, lab, options):
+    """True when the built grader accepts the options (it prints why when it does not)."""
+    args = grader_args(build, lab, options) + ["--check-options"]
+    return subprocess.run(args).returncode == 0
+
+
 def built(build, lab):
     b = Path(build, "bin")
     return os.access(b / "grader", os.X_OK) and any(
@@ -92,15 +98,25 @@ def main(argv):
     if problem:
         print(f"grade: {problem}", file=sys.stderr)
         return 2
+    # A grader built before checks the options now, so that a mistyped one costs no rebuild
+    # (the first build has no grader to ask, and the grader checks them after it).
+    if not no_build and built(build, lab) and not options_accepted(build, lab, options):
+        return 2
     try:
         if no_build:
             if not built(build, lab):
                 raise Problem(f"{lab} is not built yet: run '{course_build.make_command(lab, build)}' first")
         else:
             cache = course_build.configured_build(build, lab)
+            source = course_build.student_source(cache, course_build.lab_folders()[lab])
+            if not source.is_file():
+                shown = os.path.relpath(source, course_build.ROOT)
+                raise Problem(f"{shown} is missing, so there is nothing to grade; 'git checkout {shown}' "
+                              "brings back the stub (or copy your file there)")
             say = course_build.status_printer(lab, quiet, first=not built(build, lab))
             outcome = course_build.build_lab(build, lab, say)
-            if outcome.changed and not quiet:
+            # A build that failed is said by the report that follows, not as "rebuilt".
+            if outcome.changed and not quiet and outcome.status not in ("student", "infra"):
                 print(f"[grade] rebuilt {lab} in {outcome.seconds:.1f} s", file=sys.stderr)
             if outcome.status == "student":
                 if html is not None:

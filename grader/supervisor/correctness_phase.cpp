@@ -20,7 +20,9 @@ namespace course {
 namespace {
 
 // The line of the lab file at an address of the worker's executable (the emulator's
-// fault messages carry one), through addr2line and the line tables of the lab objects.
+// fault messages carry one), through addr2line and the line tables of the lab objects:
+// with the call site when it lies in an inlined helper (a shuffle in warp_sum called from
+// the kernel is "kernels.cu:12 via kernels.cu:40").
 std::string lab_file_line(const session& s, const std::string& hex) {
     static const std::string tool = find_tool("addr2line");
     if (tool.empty() || hex.rfind("0x", 0) != 0) return "";
@@ -28,7 +30,7 @@ std::string lab_file_line(const session& s, const std::string& hex) {
     limits.quiet_seconds = limits.total_seconds = 20;
     limits.output_counts_as_activity = true;
     const worker_run run = run_worker({tool, "-e", s.worker, "-i", hex}, limits);
-    return run.exited_normally() && run.exit_code == 0 ? line_in_file(run.output_tail, "kernels.cu") : "";
+    return run.exited_normally() && run.exit_code == 0 ? line_and_call_site(run.output_tail, "kernels.cu") : "";
 }
 
 // The problems whose counters this grade's technique checks read: `draws` of the random

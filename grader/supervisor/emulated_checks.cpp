@@ -183,10 +183,28 @@ std::vector<check_result> hazard_checks(const part_result& part, const std::stri
     std::vector<check_result> out;
     const hazard_findings& h = part.hazards;
     if (h.cases == 0) return out;
+    // The first finding in full; the others by their lines only, once each, with a count.
     const auto listed = [&](const std::vector<std::string>& found) {
-        std::string text;
-        for (const auto& f : found) text += (text.empty() ? "" : "; ") + f;
-        if (h.count > found.size()) text += fmt::format(" ({} hazards in all)", h.count);
+        if (found.empty()) return std::string();
+        std::string text = found.front();
+        std::vector<std::string> others;
+        for (std::size_t i = 1; i < found.size(); ++i) {
+            std::string lines;
+            for (std::size_t at = found[i].find("(at "); at != std::string::npos; at = found[i].find("(at ", at + 1)) {
+                const std::size_t end = found[i].find(')', at);
+                if (end == std::string::npos) break;
+                lines += (lines.empty() ? "" : " and ") + found[i].substr(at + 4, end - at - 4);
+            }
+            if (!lines.empty() && std::find(others.begin(), others.end(), lines) == others.end()) others.push_back(lines);
+        }
+        const std::uint64_t more = std::max<std::uint64_t>(h.count, found.size()) - 1;
+        if (more > 0) {
+            text += fmt::format("; {} more hazard(s)", more);
+            if (!others.empty()) {
+                text += ", between ";
+                for (std::size_t i = 0; i < others.size(); ++i) text += (i ? ", " : "") + others[i];
+            }
+        }
         return text;
     };
     const std::string where = fmt::format("in every launch of {}'s {} cases", kernel, h.cases);

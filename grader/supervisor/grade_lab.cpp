@@ -3,6 +3,8 @@
 #include <ctime>
 #include <map>
 
+#include <fmt/format.h>
+
 #include "core/inputs.hpp"
 #include "core/lab_scoring.hpp"
 #include "core/stopwatch.hpp"
@@ -83,9 +85,16 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
             lap("emulator");
         } else {
             for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator cannot time kernels (its counters below stand in)";
+            if (opt.profile)
+                r.notes.push_back("--profile did not run: Nsight Compute needs a GPU. The emulator's counters below "
+                                  "count the shared-memory wavefronts instead.");
         }
         checks_phase(s, r, results);
         lap("checks");
+        if (s.unshown_output_lines > 0)
+            r.notes.push_back(fmt::format("Your kernels printed {} line(s) while being graded, not shown here: "
+                                          "./grade {} --show-output shows the first 200 of each part.",
+                                          s.unshown_output_lines, opt.lab));
         for (const auto& meta : s.parts) {
             part_result pr = results[meta.id];
             pr.id = meta.id;

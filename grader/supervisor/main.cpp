@@ -95,6 +95,10 @@ int main(int argc, char** argv) {
                  "Show what your kernels print (printf) in the correctness runs: the first 200 lines of each part");
     app.add_flag("--quiet", quiet, "No progress lines on stderr");
     app.add_flag("--no-color", no_color, "No colours (NO_COLOR in the environment does the same)");
+    // ./grade asks before it rebuilds, so that a mistyped option costs no build.
+    bool options_only = false;
+    app.add_flag("--check-options", options_only, "Check the options and the output paths, grade nothing")
+        ->group("");
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -121,6 +125,7 @@ int main(int argc, char** argv) {
         std::cerr << "grader: " << e.what() << "\n";
         return 2;
     }
+    if (options_only) return 0;
 
     course::grade_options opt;
     opt.lab = lab;

@@ -107,7 +107,8 @@ void run_parts(const session& s, const std::vector<std::string>& ids, worker_lim
                const job_for_parts& make_job, const std::set<std::string>& done_events,
                const event_handler& on_event, const unfinished_handler& on_unfinished, const worker_reply& reply) {
     if (!s.opt.kernel_output)
-        return run_phase(s, ids, limits, make_job, done_events, on_event, on_unfinished, {}, reply);
+        return run_phase(s, ids, limits, make_job, done_events, on_event, on_unfinished,
+                         [&](const worker_run& run) { s.unshown_output_lines += run.output_lines; }, reply);
     limits.keep_first = shown_output_bytes;
     for (const auto& id : ids) {
         std::string output;  // a part's worker runs once: it is not restarted for a part it was on

@@ -30,6 +30,8 @@ struct session {
         double waited = 0, alone = 0, shared = 0;
     };
     mutable gpu_seconds_t gpu_seconds;
+    // Lines the workers wrote (the kernels' printf) that no --show-output displayed.
+    mutable std::size_t unshown_output_lines = 0;
     // The GPU this grading shares with other graders (--gpu-lock); locks nothing on the emulator.
     gpu_lock lock() const { return gpu_lock(gpu() ? opt.gpu_lock : "", &gpu_seconds.waited); }
     std::vector<std::string> part_ids() const;

@@ -4,8 +4,9 @@ emulator only, no tests), so the build the other tests use is never touched:
 - `./grade lab1 --emulate` with no `make` builds and grades the stub (fails); after the
   file is edited to the solution, without `make`, the new code is graded (passes), and
   the report names the file and its SHA-256;
-- a compile error: exit 1, the compiler's message, every report file written, no grade
-  of the old build; `--no-build` grades the old build and says the file is newer;
+- a mistyped option and a deleted lab file: exit 2 and the reason, before any rebuild;
+- a compile error: exit 1, the compiler's message, never "rebuilt", every report file
+  written, no grade of the old build; `--no-build` grades the old build and says the file is newer;
 - a file the guard refuses: exit 1 and the guard's message;
 - `./grade progress` shows lab1's last result and the labs never graded;
 - `./grade watch lab1` regrades on a save and leaves with exit 0 on Ctrl-C;
@@ -130,6 +131,8 @@ class StudentLoop(unittest.TestCase):
         # Steps share one build, in order: each depends on what the one before left.
         self.grades_what_is_there_now()
         self.a_bad_policy_is_refused_before_the_build()
+        self.a_bad_option_is_refused_before_the_build()
+        self.a_deleted_file_is_missing_not_a_compile_error()
         self.compile_error_is_the_students_failure()
         self.guard_refusal_is_the_students_failure()
         self.progress_shows_the_last_results()
@@ -144,6 +147,25 @@ class StudentLoop(unittest.TestCase):
         self.assertEqual(code, 2, out[-3000:])
         self.assertIn(f"grade: {policy}: unknown key correctness.tolerance (the keys of correctness are ", out)
         self.assertNotIn("rebuilt lab1", out)
+
+    def a_bad_option_is_refused_before_the_build(self):
+        self.edit(self.lab_file.read_bytes() + b"\n// edited again: a rebuild would show\n")
+        code, out = self.grade("lab1", "--emulate", "--bogus")
+        self.assertEqual(code, 2, out[-3000:])
+        self.assertIn("The following argument was not expected: --bogus", out)
+        self.assertNotIn("rebuil", out)
+
+    def a_deleted_file_is_missing_not_a_compile_error(self):
+        kept = self.lab_file.read_bytes()
+        self.lab_file.unlink()
+        try:
+            code, out = self.grade("lab1", "--emulate")
+        finally:
+            self.edit(kept)
+        self.assertEqual(code, 2, out[-3000:])
+        self.assertIn(f"grade: labs/{FOLDER}/kernels.cu is missing, so there is nothing to grade; 'git checkout "
+                      f"labs/{FOLDER}/kernels.cu' brings back the stub (or copy your file there)", out)
+        self.assertNotIn("does not compile", out)
 
     def grades_what_is_there_now(self):
         code, out = self.grade("lab1", "--emulate", "--json", "stub.json")
@@ -169,6 +191,7 @@ class StudentLoop(unittest.TestCase):
         self.assertIn("error: 'sdata_missing' was not declared", out)
         self.assertIn(f"lab1: 0/60 (labs/{FOLDER}/kernels.cu does not compile; nothing was graded)", out)
         self.assertNotIn("Correctness", out)  # the old build was not graded
+        self.assertNotIn("rebuilt lab1", out)  # a build that failed is not announced as done
         r = self.report("ce.json")
         self.assertEqual(r["build"]["kind"], "compile_error")
         self.assertEqual(r["source"]["sha256"], sha256(COMPILE_ERROR))

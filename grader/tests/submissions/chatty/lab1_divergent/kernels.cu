@@ -1,0 +1,35 @@
+// A course test file: the lab 1 reference that prints block 0's sum from every launch.
+// Its grade must say that its output was printed and not shown (--show-output shows it).
+// Lab 1 reference: the naive reduction, and the baseline every later lab is measured
+// against.
+#include "contracts/lab1.cuh"
+
+namespace LAB_IMPL {
+
+// Interleaved addressing with a divergent branch.
+//
+// Why it is slow:
+//  - `tid % (2 * stride) == 0` keeps only every (2*stride)-th thread busy. From the first
+//    step on, the active threads are spread over every warp, so every warp still issues
+//    the add while most of its lanes sit idle: a warp's 32 lanes share one instruction
+//    stream, and the masked-off lanes cost as much time as the working ones.
+//  - `%` on an unsigned runtime value is a long integer sequence, executed every step.
+//  - Each step is followed by a full-block barrier, even when only one warp has work.
+// It is correct for any n: threads past the end contribute 0 and still reach every
+// __syncthreads().
+__global__ void reduce_divergent(const float* in, float* out, unsigned n) {
+    __shared__ float partial[lab1::block_size];
+    const unsigned tid = threadIdx.x;
+    const unsigned i = blockIdx.x * blockDim.x + tid;
+    partial[tid] = i < n ? in[i] : 0.0f;
+    __syncthreads();
+
+    for (unsigned stride = 1; stride < blockDim.x; stride *= 2) {
+        if (tid % (2 * stride) == 0) partial[tid] += partial[tid + stride];
+        __syncthreads();
+    }
+    if (tid == 0) out[blockIdx.x] = partial[0];
+    if (tid == 0 && blockIdx.x == 0) printf("block 0 sums to %f\n", partial[0]);
+}
+
+}  // namespace LAB_IMPL
