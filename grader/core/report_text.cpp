@@ -223,6 +223,7 @@ void render_counters(std::string& out, const lab_result& r, const palette& p) {
                                per(excess, v.elements), per(v.excess_warp_requests, v.elements), v.shared_epochs,
                                v.barriers, v.warp_shuffles);
         }
+        if (!part.ladder.empty()) out += fmt::format("  {:<2} ladder: {}\n", part.id, part.ladder);
     }
 }
 

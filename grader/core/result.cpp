@@ -163,6 +163,7 @@ void to_json(nlohmann::json& j, const part_result& r) {
                          {"versions", r.counters},
                          {"hazards", r.hazards},
                          {"error", r.counters_error}};
+    if (!r.ladder.empty()) j["ladder"] = r.ladder;
 }
 
 void to_json(nlohmann::json& j, const lab_result& r) {

@@ -172,6 +172,9 @@ struct part_result {
     // technique checks read there too: "passed", the first failure in words, or "" (the
     // build has no emulated worker).
     std::string emulator_verdict;
+    // The rung of the ladder the student's counters behave like (core/ladder.hpp), for a
+    // correct part with counters; "" otherwise. Never decides a point.
+    std::string ladder;
     double score() const { return correctness_points + performance_points; }
     double max_points() const { return correctness_max + performance_max; }
 };

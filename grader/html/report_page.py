@@ -157,6 +157,9 @@ def _part_section(part, source_lines):
         html.append(f'<p class="why">Hint: {escape(corr["hint"])}</p>')
     if part.get("penalty_reason"):
         html.append(f'<p class="why">Points lost: {escape(part["penalty_reason"])}</p>')
+    if part.get("ladder"):
+        html.append(f'<p class="ladder" data-ladder="1">On the ladder, from your counters: '
+                    f'{escape(part["ladder"])}.</p>')
     checks = part.get("checks", [])
     if checks:
         html.append('<table class="checks"><tr><th>check</th><th>verdict</th><th>what it judged</th></tr>' + "".join(

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/inputs.hpp"
+#include "core/ladder.hpp"
 #include "core/lab_scoring.hpp"
 #include "core/stopwatch.hpp"
 #include "supervisor/phases.hpp"
@@ -97,6 +98,8 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
                                           s.unshown_output_lines, opt.lab));
         for (const auto& meta : s.parts) {
             part_result pr = results[meta.id];
+            if (pr.correctness.status == correctness_status::passed)
+                pr.ladder = ladder_words(ladder_rung(pr.counters, meta.kind));
             pr.id = meta.id;
             pr.title = meta.title;
             pr.kernel = meta.kernel;

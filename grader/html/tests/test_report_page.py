@@ -74,6 +74,8 @@ class ReportPage(unittest.TestCase):
         self.assertGreater(dom.rects["on"], 0)
         self.assertGreater(dom.rects["sector"], 0)
         self.assertIn("wavefronts (ideal", text)  # a counted line's note
+        self.assertIn("On the ladder, from your counters: behaves like interleaved addressing with a divergent "
+                      "branch (lab 1); next: give each step&#x27;s working threads contiguous indices (lab 2 A).", text)
         self.assertNotIn("<script", text)
 
     def test_reference_lab5(self):
