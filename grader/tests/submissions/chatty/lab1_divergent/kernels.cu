@@ -2,6 +2,8 @@
 // Its grade must say that its output was printed and not shown (--show-output shows it).
 // Lab 1 reference: the naive reduction, and the baseline every later lab is measured
 // against.
+#include <cstdio>
+
 #include "contracts/lab1.cuh"
 
 namespace LAB_IMPL {
