@@ -30,29 +30,26 @@ Exit code: 0 every marked figure agrees (or was fixed); 1 some disagree; 2 a mar
 unknown benchmark or is malformed, or a file cannot be read.
 """
 import argparse
-import glob
 import os
 import re
-import shutil
 import sys
 
 import bench_medians
+import doc_markers
 import labs_manifest
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 DEFAULT_JSON = os.path.join("bench", "results", "nvidia-h200.json")
-DEFAULT_FILES = ["README.md", os.path.join("labs", "*", "README.md"), os.path.join("docs", "*.md")]
 
-MARK = re.compile(r"<!-- fig (?P<spec>[^<>\n]*?) -->(?P<text>[^<\n]*)<!-- /fig -->")
-OPENING = re.compile(r"<!--\s*fig\b")
+MARKERS = doc_markers.Markers("fig", "<!-- fig BENCH FIELD ... -->TEXT<!-- /fig -->")
+MARK = MARKERS.mark
 # Per benchmark group, from labs.json: the key its speedups are over, and its graded size.
 BASELINE = {group: g["baseline"] for group, g in labs_manifest.bench_groups().items()}
 GRADED_SIZE = {group: g["graded_size"] for group, g in labs_manifest.bench_groups().items()}
 DECIMALS = {"us": 1, "ms": 3, "gbps": 0, "x": 2, "over": 2, "pct": 1}
 
 
-class SpecError(ValueError):
-    """A marker that names no benchmark of the JSON, or that cannot be parsed."""
+SpecError = doc_markers.SpecError
 
 
 def load_results(path):
@@ -127,38 +124,12 @@ def render(spec, results):
 
 def scan(text, results):
     """Returns (figures, errors): figures as (line, spec, cited, expected), errors as (line, message)."""
-    figures, errors = [], []
-    starts = {m.start() for m in MARK.finditer(text)}
-    for m in OPENING.finditer(text):
-        if m.start() not in starts:
-            errors.append((text.count("\n", 0, m.start()) + 1,
-                           "malformed marker: expected <!-- fig BENCH FIELD ... -->TEXT<!-- /fig --> on one line"))
-    for m in MARK.finditer(text):
-        line = text.count("\n", 0, m.start()) + 1
-        try:
-            figures.append((line, m.group("spec"), m.group("text"), render(m.group("spec"), results)))
-        except SpecError as e:
-            errors.append((line, str(e)))
-    return figures, errors
+    return MARKERS.scan(text, lambda spec: render(spec, results))
 
 
 def fix_text(text, results):
     """Returns TEXT with every marker's figure taken from RESULTS (markers with errors are left)."""
-
-    def replace(m):
-        try:
-            return f"<!-- fig {m.group('spec')} -->{render(m.group('spec'), results)}<!-- /fig -->"
-        except SpecError:
-            return m.group(0)
-
-    return MARK.sub(replace, text)
-
-
-def default_files(root=ROOT):
-    files = []
-    for pattern in DEFAULT_FILES:
-        files.extend(sorted(glob.glob(os.path.join(root, pattern))))
-    return files
+    return MARKERS.fix_text(text, lambda spec: render(spec, results))
 
 
 def main(argv=None, root=ROOT, out=sys.stdout):
@@ -173,45 +144,9 @@ def main(argv=None, root=ROOT, out=sys.stdout):
     except (OSError, ValueError, KeyError) as e:
         print(f"cite_figures: cannot read {args.json}: {e}", file=out)
         return 2
-    files = args.files or default_files(root)
-    wrong = bad = total = 0
-    for path in files:
-        name = os.path.relpath(path, root)
-        try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-        except OSError as e:
-            print(f"cite_figures: cannot read {name}: {e}", file=out)
-            bad += 1
-            continue
-        figures, errors = scan(text, results)
-        total += len(figures)
-        for line, message in errors:
-            print(f"{name}:{line}: {message}", file=out)
-        bad += len(errors)
-        differ = [f for f in figures if f[2] != f[3]]
-        for line, spec, cited, expected in differ:
-            verb = "fixed" if args.fix else "cites"
-            print(f"{name}:{line}: fig {spec}: {verb} {cited}, the JSON gives {expected}", file=out)
-        if differ and args.fix:
-            fixed = fix_text(text, results)
-            tmp = path + ".cite_figures.tmp"
-            with open(tmp, "w", encoding="utf-8") as f:
-                f.write(fixed)
-            shutil.copymode(path, tmp)
-            os.replace(tmp, path)
-        elif differ:
-            wrong += len(differ)
-    source = os.path.relpath(args.json, root)
-    if bad:
-        print(f"cite_figures: {bad} marker(s) or file(s) could not be checked", file=out)
-        return 2
-    if wrong:
-        print(f"cite_figures: {wrong} of {total} cited figures disagree with {source}; "
-              "run scripts/cite_figures.py --fix", file=out)
-        return 1
-    print(f"cite_figures: {total} cited figures in {len(files)} files agree with {source}", file=out)
-    return 0
+    files = args.files or doc_markers.default_files(root)
+    return MARKERS.check_files(files, lambda spec: render(spec, results), args.fix, "cite_figures",
+                               os.path.relpath(args.json, root), root, out, noun="cited figures", gives="the JSON")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,6 @@
 #include "core/lab_scoring.hpp"
 
+#include "core/grading_plan.hpp"
 #include "core/report.hpp"
 
 namespace course {
@@ -80,7 +81,7 @@ void score_parts(lab_result& r, const policy& pol) {
     }
     const lab_policy& lp = pol.lab(r.lab);
     const bool gpu = r.backend == "gpu";
-    const bool perf_in_max = gpu || pol.emulated_performance == "pending";
+    const bool perf_in_max = performance_awarded(pol, gpu);
     const double part_max = r.parts.empty() ? 0 : lp.points / r.parts.size();
     r.score = r.max_score = 0;
     bool all_ok = !r.parts.empty();

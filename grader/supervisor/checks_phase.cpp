@@ -1,5 +1,6 @@
 #include <algorithm>
 
+#include "core/grading_plan.hpp"
 #include "core/stopwatch.hpp"
 #include "core/tool_output.hpp"
 #include "supervisor/emulated_checks.hpp"
@@ -67,12 +68,7 @@ void emulated_checks(const session& s, const part_info& p, std::vector<check_res
     for (auto& c : traced_run_check(result)) checks.push_back(c);
     for (auto& c : hazard_checks(result, p.kernel))
         if (!(s.gpu() && c.name == "races" && listed(lp.race_check_parts, id))) checks.push_back(c);
-    std::vector<std::string> names;
-    if (listed(lp.checks, "bank_wavefronts")) names.push_back("bank_wavefronts");
-    if (const auto it = lp.emulated_checks.find(id); it != lp.emulated_checks.end())
-        for (const auto& name : it->second)
-            if (!listed(names, name)) names.push_back(name);
-    for (const auto& name : names) checks.push_back(counters_check(name, result, s.pol));
+    for (const auto& name : counter_check_names(lp, id)) checks.push_back(counters_check(name, result, s.pol));
 }
 
 }  // namespace

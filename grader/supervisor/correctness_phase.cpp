@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "core/code_place.hpp"
+#include "core/grading_plan.hpp"
 #include "core/hints.hpp"
 #include "supervisor/gpu_turn.hpp"
 #include "supervisor/phase_runner.hpp"
@@ -131,17 +132,14 @@ correctness_request request_of(const session& s) {
     correctness_request r;
     r.seed = s.seed;
     r.tolerance_c = s.pol.tolerance_c;
-    r.inputs = s.pol.reduction_inputs;
-    const auto& sizes = emulated ? s.pol.sizes_emulated : s.pol.sizes;
-    const auto& record_sizes = emulated ? s.pol.record_sizes_emulated : s.pol.record_sizes;
-    r.sizes.assign(sizes.begin(), sizes.end());
-    r.record_sizes.assign(record_sizes.begin(), record_sizes.end());
-    r.shapes = emulated ? s.pol.shapes_emulated : s.pol.shapes;
-    if (emulated) {
-        r.large_sizes.assign(s.pol.large_sizes_emulated.begin(), s.pol.large_sizes_emulated.end());
-        r.large_record_sizes.assign(s.pol.large_record_sizes_emulated.begin(), s.pol.large_record_sizes_emulated.end());
-        r.counters = draw_counted_problems(s.pol, s.seed);
-    }
+    const case_lists cases = cases_of(s.pol, emulated);
+    r.inputs = cases.inputs;
+    r.sizes = cases.sizes;
+    r.record_sizes = cases.record_sizes;
+    r.shapes = cases.shapes;
+    r.large_sizes = cases.large_sizes;
+    r.large_record_sizes = cases.large_record_sizes;
+    if (emulated) r.counters = draw_counted_problems(s.pol, s.seed);
     return r;
 }
 

@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "core/grading_plan.hpp"
 #include "core/inputs.hpp"
 #include "core/ladder.hpp"
 #include "core/lab_scoring.hpp"
@@ -38,7 +39,7 @@ lab_result failed_build_result(const grade_options& opt, const policy& pol, cons
         // with a GPU grader (a guess: whether a GPU is usable is known only by running it).
         const lab_policy& lp = pol.lab(opt.lab);
         const bool gpu = !opt.force_emulate && executable(worker_path(opt, "gpu"));
-        r.max_score = gpu || pol.emulated_performance == "pending" ? lp.points : lp.points * lp.correctness_weight;
+        r.max_score = performance_awarded(pol, gpu) ? lp.points : lp.points * lp.correctness_weight;
         score_lab(r, pol);
     } catch (const std::exception& e) {
         r.build = {};

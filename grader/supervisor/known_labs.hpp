@@ -4,11 +4,12 @@
 
 namespace course {
 
-// The labs of labs.json, in course order: short name (what `./grade` takes) and folder
-// under labs/.
+// The labs of labs.json, in course order: short name (what `./grade` takes), folder
+// under labs/, and part ids separated by spaces ("A B").
 struct lab_entry {
     const char* name;
     const char* folder;
+    const char* parts;
 };
 const std::vector<lab_entry>& known_labs();
 bool is_known_lab(const std::string& name);

@@ -9,8 +9,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <stdexcept>
 
+#include "core/grading_plan.hpp"
 #include "core/policy.hpp"
 #include "core/report.hpp"
 #include "supervisor/grade_lab.hpp"
@@ -58,6 +60,25 @@ int main(int argc, char** argv) {
             return 2;
         }
         std::cout << "policy " << argv[2] << ": valid\n";
+        return 0;
+    }
+    // `grader --describe-grading [FILE]`: what every lab's grade checks on each backend and
+    // what a failure costs, as JSON, under the defaults or FILE merged over them
+    // (scripts/cite_grading.py checks the handouts' statements against it).
+    if ((argc == 2 || argc == 3) && std::string(argv[1]) == "--describe-grading") {
+        try {
+            std::vector<std::pair<std::string, std::vector<std::string>>> labs;
+            for (const auto& l : course::known_labs()) {
+                std::vector<std::string> ids;
+                std::istringstream words(l.parts);
+                for (std::string id; words >> id;) ids.push_back(id);
+                labs.emplace_back(l.name, ids);
+            }
+            std::cout << course::grading_plan(course::load_policy(argc == 3 ? argv[2] : ""), labs).dump(1) << "\n";
+        } catch (const std::exception& e) {
+            std::cerr << "grader: " << e.what() << "\n";
+            return 2;
+        }
         return 0;
     }
     CLI::App app{"Grades one lab: correctness on every backend, speed against the naive baseline on a GPU."};

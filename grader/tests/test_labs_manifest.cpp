@@ -53,7 +53,11 @@ TEST_CASE("the grader knows exactly the manifest's labs, in its order") {
     for (std::size_t i = 0; i < labs.size(); ++i) {
         CHECK(course::known_labs()[i].name == labs[i].at("name").get<std::string>());
         CHECK(course::known_labs()[i].folder == labs[i].at("folder").get<std::string>());
+        std::string ids;
+        for (const auto& part : labs[i].at("parts")) ids += (ids.empty() ? "" : " ") + part.at("id").get<std::string>();
+        CHECK(course::known_labs()[i].parts == ids);
     }
+    CHECK(std::string(course::known_labs()[3].parts) == "A B");
     CHECK(course::is_known_lab("lab1"));
     CHECK(!course::is_known_lab("lab0"));
 }

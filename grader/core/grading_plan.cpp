@@ -1,0 +1,104 @@
+#include "core/grading_plan.hpp"
+
+#include <algorithm>
+
+namespace course {
+
+namespace {
+
+bool listed(const std::vector<std::string>& list, const std::string& name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+nlohmann::json checks_json(const std::vector<planned_check>& checks) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& c : checks)
+        out.push_back({{"name", c.name}, {"judged_by", c.judged_by}, {"cost", to_string(c.cost)},
+                       {"whole_lab", c.whole_lab}});
+    return out;
+}
+
+nlohmann::json cases_json(const case_lists& c) {
+    return {{"sizes", c.sizes},
+            {"large_sizes", c.large_sizes},
+            {"record_sizes", c.record_sizes},
+            {"large_record_sizes", c.large_record_sizes},
+            {"shapes", c.shapes},
+            {"inputs", c.inputs}};
+}
+
+}  // namespace
+
+case_lists cases_of(const policy& pol, bool emulated) {
+    case_lists c;
+    const auto& sizes = emulated ? pol.sizes_emulated : pol.sizes;
+    const auto& records = emulated ? pol.record_sizes_emulated : pol.record_sizes;
+    c.sizes.assign(sizes.begin(), sizes.end());
+    c.record_sizes.assign(records.begin(), records.end());
+    c.shapes = emulated ? pol.shapes_emulated : pol.shapes;
+    c.inputs = pol.reduction_inputs;
+    if (emulated) {
+        c.large_sizes.assign(pol.large_sizes_emulated.begin(), pol.large_sizes_emulated.end());
+        c.large_record_sizes.assign(pol.large_record_sizes_emulated.begin(), pol.large_record_sizes_emulated.end());
+    }
+    return c;
+}
+
+bool performance_awarded(const policy& pol, bool gpu) { return gpu || pol.emulated_performance == "pending"; }
+
+std::vector<std::string> counter_check_names(const lab_policy& lp, const std::string& part) {
+    std::vector<std::string> names;
+    if (listed(lp.checks, "bank_wavefronts")) names.push_back("bank_wavefronts");
+    if (const auto it = lp.emulated_checks.find(part); it != lp.emulated_checks.end())
+        for (const auto& name : it->second)
+            if (!listed(names, name)) names.push_back(name);
+    return names;
+}
+
+std::vector<planned_check> planned_checks(const policy& pol, const std::string& lab, const std::string& part,
+                                          bool gpu) {
+    const lab_policy& lp = pol.lab(lab);
+    const bool perf = performance_awarded(pol, gpu);
+    std::vector<planned_check> out;
+    const auto add = [&](const std::string& name, const std::string& judge, bool whole_lab = false) {
+        out.push_back({name, judge, penalty_of(name, perf), whole_lab});
+    };
+    if (listed(lp.checks, "no_libraries"))
+        add("no_libraries", "the file's #includes and code, and its object's symbols", true);
+    if (listed(lp.checks, "uses_shuffle"))
+        add("uses_shuffle", gpu ? "the kernel's SASS holds SHFL, and on the emulator its result depends on the "
+                                  "shuffles' values"
+                                : "the kernel executes warp shuffles, and its result depends on their values");
+    add("traced_run", "the emulator's traced run of the same cases is right");
+    add("races", gpu && listed(lp.race_check_parts, part) ? "compute-sanitizer racecheck"
+                                                          : "the emulator's trace of every launch");
+    add("initcheck", "the emulator's trace of every launch");
+    for (const auto& name : counter_check_names(lp, part)) add(name, "the emulator's counters");
+    if (gpu && listed(lp.checks, "bank_wavefronts"))
+        out.push_back({"ncu_wavefronts", "Nsight Compute (shown beside the emulator's count, not graded)",
+                       check_penalty::none, false});
+    return out;
+}
+
+nlohmann::json grading_plan(const policy& pol,
+                            const std::vector<std::pair<std::string, std::vector<std::string>>>& labs) {
+    nlohmann::json out;
+    out["cases"] = {{"gpu", cases_json(cases_of(pol, false))}, {"emulated", cases_json(cases_of(pol, true))}};
+    for (const auto& [lab, parts] : labs) {
+        const lab_policy& lp = pol.lab(lab);
+        nlohmann::json& l = out["labs"][lab];
+        l["race_check_parts"] = lp.race_check_parts;
+        for (const bool gpu : {true, false}) {
+            const char* backend = gpu ? "gpu" : "emulated";
+            const double correctness = lp.points * lp.correctness_weight;
+            const double performance = performance_awarded(pol, gpu) ? lp.points - correctness : 0.0;
+            l["points"][backend] = {{"max", correctness + performance},
+                                    {"correctness", correctness},
+                                    {"performance", performance}};
+            for (const auto& id : parts) l["parts"][id][backend] = checks_json(planned_checks(pol, lab, id, gpu));
+        }
+    }
+    return out;
+}
+
+}  // namespace course

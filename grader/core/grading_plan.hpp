@@ -1,0 +1,52 @@
+#pragma once
+// What a grade checks, on each backend, and what a failure costs: the one account that
+// the checks phase, the correctness request and the handouts' cited statements
+// (scripts/cite_grading.py, through `grader --describe-grading`) all read.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/policy.hpp"
+#include "core/scoring.hpp"
+
+namespace course {
+
+// The correctness cases a backend runs (the emulator's are smaller, with the same edges,
+// and one random case past 2^22 elements).
+struct case_lists {
+    std::vector<std::uint64_t> sizes, large_sizes;                // reductions
+    std::vector<std::uint64_t> record_sizes, large_record_sizes;  // lab 5's records
+    std::vector<std::string> shapes;                              // transposes, "RxC"
+    std::vector<std::string> inputs;                              // reduction input kinds
+};
+case_lists cases_of(const policy& pol, bool emulated);
+
+// Whether the backend awards performance points: a GPU, or the emulator with
+// "emulated_performance": "pending".
+bool performance_awarded(const policy& pol, bool gpu);
+
+// The checks of a part read from the emulator's counters, in the order they run: the
+// lab's bank_wavefronts first, then the part's emulated_checks.
+std::vector<std::string> counter_check_names(const lab_policy& lp, const std::string& part);
+
+// One check a grade runs: its name, what judges it on this backend, and what a failure
+// costs (penalty_of); `whole_lab` for a check of the file (no_libraries: every part).
+struct planned_check {
+    std::string name;
+    std::string judged_by;
+    check_penalty cost = check_penalty::none;
+    bool whole_lab = false;
+};
+// A GPU grade as the course's build makes it, with the emulated worker beside the GPU one.
+std::vector<planned_check> planned_checks(const policy& pol, const std::string& lab, const std::string& part,
+                                          bool gpu);
+
+// Every lab's plan on both backends, as JSON: {"labs": {lab: {"parts": {id: {"gpu": [...],
+// "emulated": [...]}}, "points": {...}, "race_check_parts": [...]}}, "cases": {...}}.
+// `labs`: name -> part ids.
+nlohmann::json grading_plan(const policy& pol,
+                            const std::vector<std::pair<std::string, std::vector<std::string>>>& labs);
+
+}  // namespace course

@@ -1,0 +1,149 @@
+"""Tests of scripts/cite_grading.py on a small plan; the repository's own statements are
+checked against the built grader by ctest's docs.grading."""
+import io
+import json
+import os
+import sys
+import tempfile
+import unittest
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import cite_grading  # noqa: E402
+
+
+def check(name, cost, whole_lab=False):
+    return {"name": name, "judged_by": "", "cost": cost, "whole_lab": whole_lab}
+
+
+def common(cost_races="everything"):
+    return [check("no_libraries", "everything", True), check("traced_run", "everything"),
+            check("races", cost_races), check("initcheck", "everything")]
+
+
+PLAN = {
+    "cases": {
+        "gpu": {"sizes": [1, 1000, 1048575, 1048576, 16777223, 33554432], "large_sizes": [],
+                "record_sizes": [33, 4194311], "large_record_sizes": [], "shapes": ["1x1", "4099x2050"],
+                "inputs": ["random"]},
+        "emulated": {"sizes": [1, 65535, 131079], "large_sizes": [4194311], "record_sizes": [16383],
+                     "large_record_sizes": [524309], "shapes": ["257x129"], "inputs": ["random"]},
+    },
+    "labs": {
+        "lab2": {
+            "race_check_parts": [],
+            "points": {"gpu": {"max": 100.0, "correctness": 60.0, "performance": 40.0},
+                       "emulated": {"max": 60.0, "correctness": 60.0, "performance": 0.0}},
+            "parts": {
+                "A": {"gpu": common() + [check("no_divergence", "performance")],
+                      "emulated": common() + [check("no_divergence", "everything")]},
+                "B": {"gpu": common() + [check("no_divergence", "performance"), check("bank_wavefronts", "performance")],
+                      "emulated": common() + [check("no_divergence", "everything"),
+                                              check("bank_wavefronts", "everything")]},
+            },
+        },
+        "lab3": {
+            "race_check_parts": ["B", "C"],
+            "points": {"gpu": {"max": 100.0, "correctness": 60.0, "performance": 40.0},
+                       "emulated": {"max": 60.0, "correctness": 60.0, "performance": 0.0}},
+            "parts": {p: {"gpu": common() + [check("no_divergence", "performance")],
+                          "emulated": common() + [check("no_divergence", "everything")]} for p in "ABC"},
+        },
+    },
+}
+
+
+def render(spec):
+    return cite_grading.render(spec, PLAN)
+
+
+class RenderTest(unittest.TestCase):
+    def test_sizes_from_two_to_the_twenty_are_powers_of_two_and_an_offset(self):
+        self.assertEqual(render("lab2 gpu sizes"), "1, 1000, 2^20-1, 2^20, 2^24+7 and 2^25")
+        self.assertEqual(render("lab2 emulated sizes"), "1, 65535, 131079 and 2^22+7")
+        self.assertEqual(render("lab2 gpu records"), "33 and 2^22+7")
+        self.assertEqual(render("lab2 emulated records"), "16383 and 524309")
+        self.assertEqual(render("lab2 emulated shapes"), "257x129")
+
+    def test_points(self):
+        self.assertEqual(render("lab2 gpu max"), "100")
+        self.assertEqual(render("lab2 emulated max"), "60")
+        self.assertEqual(render("lab2 gpu performance"), "40")
+
+    def test_technique_checks_leave_out_those_every_part_has(self):
+        self.assertEqual(render("lab2 gpu technique A"), "`no_divergence`")
+        self.assertEqual(render("lab2 emulated technique B"), "`no_divergence` and `bank_wavefronts`")
+        self.assertEqual(render("lab3 emulated technique"), "`no_divergence`")
+        with self.assertRaisesRegex(cite_grading.SpecError, "differ: name the part"):
+            render("lab2 gpu technique")
+
+    def test_costs(self):
+        self.assertEqual(render("lab2 gpu cost no_divergence"), "its performance points")
+        self.assertEqual(render("lab2 emulated cost no_divergence"), "all its points")
+        self.assertEqual(render("lab2 gpu cost bank_wavefronts B"), "its performance points")
+        self.assertEqual(render("lab2 gpu cost technique"), "its performance points")
+        self.assertEqual(render("lab2 emulated cost races"), "all its points")
+        self.assertEqual(render("lab2 gpu cost no_libraries"), "every part all its points")
+
+    def test_racecheck_parts(self):
+        self.assertEqual(render("lab3 gpu racecheck"), "B and C")
+        self.assertEqual(render("lab2 gpu racecheck"), "none")
+        with self.assertRaisesRegex(cite_grading.SpecError, "GPU only"):
+            render("lab3 emulated racecheck")
+
+    def test_bad_specs_name_what_is_wrong(self):
+        for spec, message in (("lab9 gpu max", "no lab 'lab9'"), ("lab2 cpu max", "gpu or emulated"),
+                              ("lab2 gpu speed", "unknown WHAT 'speed'"), ("lab2 gpu max 3", "takes 0"),
+                              ("lab2 gpu cost uses_shuffle", "no check 'uses_shuffle'"),
+                              ("lab2 gpu technique Z", "no part 'Z'"), ("lab2 gpu", "expected LAB BACKEND WHAT")):
+            with self.assertRaisesRegex(cite_grading.SpecError, message, msg=spec):
+                render(spec)
+
+
+class FilesTest(unittest.TestCase):
+    def setUp(self):
+        self.dir = tempfile.mkdtemp()
+        self.plan = os.path.join(self.dir, "plan.json")
+        with open(self.plan, "w") as f:
+            json.dump(PLAN, f)
+        self.doc = os.path.join(self.dir, "README.md")
+
+    def write(self, text):
+        with open(self.doc, "w") as f:
+            f.write(text)
+
+    def run_main(self, *extra):
+        out = io.StringIO()
+        rc = cite_grading.main(["--plan", self.plan, *extra, self.doc], root=self.dir, out=out)
+        return rc, out.getvalue()
+
+    def test_a_wrong_statement_fails_and_fix_rewrites_it(self):
+        self.write("A failed check costs <!-- grading lab2 emulated cost technique -->its performance points"
+                   "<!-- /grading --> on the emulator.\nMax <!-- grading lab2 emulated max -->60<!-- /grading -->.\n")
+        rc, out = self.run_main()
+        self.assertEqual(rc, 1)
+        self.assertIn("README.md:1: grading lab2 emulated cost technique: cites its performance points, the grader "
+                      "gives all its points", out)
+        self.assertIn("1 of 2 cited statements disagree with the grader", out)
+        self.assertEqual(self.run_main("--fix")[0], 0)
+        with open(self.doc) as f:
+            self.assertIn("costs <!-- grading lab2 emulated cost technique -->all its points<!-- /grading --> on",
+                          f.read())
+        rc, out = self.run_main()
+        self.assertEqual(rc, 0)
+        self.assertIn("2 cited statements in 1 files agree with the grader", out)
+
+    def test_malformed_markers_and_a_missing_plan_exit_2(self):
+        self.write("<!-- grading lab2 gpu max -->100\n<!-- grading lab2 gpu speed -->1<!-- /grading -->\n")
+        rc, out = self.run_main()
+        self.assertEqual(rc, 2)
+        self.assertIn("README.md:1: malformed marker", out)
+        self.assertIn("README.md:2: 'lab2 gpu speed': unknown WHAT", out)
+        out = io.StringIO()
+        self.assertEqual(cite_grading.main(["--grader", os.path.join(self.dir, "no_grader"), self.doc],
+                                           root=self.dir, out=out), 2)
+        self.assertIn("cannot read the grader's plan", out.getvalue())
+
+
+if __name__ == "__main__":
+    unittest.main()
