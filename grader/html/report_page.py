@@ -1,7 +1,7 @@
 """One self-contained HTML page of a graded lab (no network, no script): the verdicts and
 what each check judged, the student's source with each line's counters, the reference's
 and the baseline's totals beside the student's, and pictures of the student's own kernel
-drawn from the emulator's trace (svg_pictures.py). Written from the grader's report JSON
+drawn from the emulator's trace (svg_pictures.py), each beside the reference's of its kind. Written from the grader's report JSON
 (`./grade LAB --html FILE`, report.html of a batch, the Gradescope output).
 
     python3 grader/html/report_page.py REPORT.json OUT.html [--source FILE]
@@ -25,7 +25,7 @@ h1{font-size:22px} h2{font-size:18px;border-bottom:1px solid #ccc;padding-bottom
 .passed{background:#3b8b4b}.failed{background:#d1495b}.skipped,.info{background:#888}
 table{border-collapse:collapse;margin:8px 0} td,th{border:1px solid #ddd;padding:2px 6px;font-size:13px}
 th{background:#f4f4f4;text-align:left} td.num{text-align:right;font-family:monospace}
-figure{display:inline-block;margin:8px 16px 8px 0;vertical-align:top}
+div.pair{white-space:nowrap;overflow-x:auto} figure{display:inline-block;white-space:normal;margin:8px 16px 8px 0;vertical-align:top}
 figcaption{font-size:12px;max-width:420px}
 pre.src{font-size:12px;line-height:1.35;background:#fafafa;border:1px solid #ddd;padding:6px;overflow-x:auto}
 .src .ln{color:#999;display:inline-block;width:4em}
@@ -82,33 +82,58 @@ def _flagged_lines(part):
     return {int(n) for n in re.findall(r"kernels\.cu:(\d+)", text)}
 
 
-def _pictures(part, version):
+def _pictures(version, whose, unplaced):
+    """The pictures of one version's kernel: (kind, svg, caption), WHOSE naming it in the captions
+    and UNPLACED standing for a line the report does not place (the reference's lines never are)."""
     rows = [r for r in (version or {}).get("instructions", []) if r.get("sample_offsets")]
     out = []
     shared = [r for r in rows if r.get("shared") and r.get("op") != "atomic"]
     if shared:
         worst = max(shared, key=lambda r: (r.get("sample_cost", 0), r.get("cost", 0)))
-        where = worst.get("place") or "a line outside kernels.cu"
+        where = worst.get("place") or unplaced
         out.append(("banks", svg_pictures.bank_grid(worst["sample_offsets"], worst.get("width", 4),
                                                     f"banks of one warp request at {where}"),
-                    f"The costliest shared-memory request ({worst.get('op')} at {where}): each row a lane, "
-                    f"each column a bank. Lanes on one bank at different words wait for each other "
-                    f"(red: {worst.get('sample_cost', 0)} wavefronts for this request)."))
+                    f"{whose}: the costliest shared-memory request ({worst.get('op')} at {where}): each row a "
+                    f"lane, each column a bank. Lanes on one bank at different words wait for each other "
+                    f"(red: {_count(worst.get('sample_cost', 0), 'wavefront')} for this request)."))
     stepped = [r for r in shared if len({s[0] for s in r.get("steps", [])}) > 1]
     if stepped:
         tree = max(stepped, key=lambda r: (len({s[0] for s in r["steps"]}), r.get("requests", 0)))
-        where = tree.get("place") or "a line outside kernels.cu"
+        where = tree.get("place") or unplaced
         out.append(("lanes", svg_pictures.lane_strip(tree["steps"], f"active lanes per step at {where}"),
-                    f"The lanes that executed {where} in block (0,0,0), one row per step between barriers: "
-                    f"a warp with few green lanes still costs a whole warp's issue (divergence)."))
+                    f"{whose}: the lanes that executed {where} in block (0,0,0), one row per step between "
+                    f"barriers: a warp with few green lanes still costs a whole warp's issue (divergence)."))
     loads = [r for r in rows if not r.get("shared") and r.get("op") == "load"]
     if loads:
         widest = max(loads, key=lambda r: (r.get("sample_cost", 0), r.get("cost", 0)))
-        where = widest.get("place") or "a line outside kernels.cu"
+        where = widest.get("place") or unplaced
         out.append(("sectors", svg_pictures.sector_rows(widest["sample_offsets"], widest.get("width", 4),
                                                         f"sectors of one warp load at {where}"),
-                    f"The global load that touches the most 32-byte sectors in one request ({where})."))
+                    f"{whose}: the global load that touches the most 32-byte sectors in one request ({where})."))
     return [(kind, svg, cap) for kind, svg, cap in out if svg]
+
+
+def _count(n, noun):
+    return f"{n} {noun}{'' if n == 1 else 's'}"
+
+
+def _figure(kind, version, svg, caption):
+    return (f'<figure class="picture" data-kind="{kind}" data-version="{version}">{svg}'
+            f'<figcaption>{escape(caption)}</figcaption></figure>')
+
+
+def _picture_pairs(version, others):
+    """Each picture of the student's kernel beside the reference's of the same kind on the
+    same problem: where the kernel loses, and what the reference does instead."""
+    reference = next((v for v in others if v.get("version") == "reference"), None)
+    theirs = {kind: (svg, cap) for kind, svg, cap in _pictures(reference, "The reference", "a line of its kernel")} if reference else {}
+    html = []
+    for kind, svg, caption in _pictures(version, "Your kernel", "a line outside kernels.cu"):
+        pair = [_figure(kind, "student", svg, caption)]
+        if kind in theirs:
+            pair.append(_figure(kind, "reference", *theirs[kind]))
+        html.append(f'<div class="pair">{"".join(pair)}</div>')
+    return html
 
 
 def _totals_table(version, others):
@@ -173,8 +198,7 @@ def _part_section(part, source_lines):
         html.append('<p class="why">No counters: the emulator counts a part only once it runs correctly.</p>')
     else:
         html.append(_totals_table(version, others))
-        for kind, svg, caption in _pictures(part, version):
-            html.append(f'<figure class="picture" data-kind="{kind}">{svg}<figcaption>{escape(caption)}</figcaption></figure>')
+        html.extend(_picture_pairs(version, others))
     html.append(_source_listing(source_lines, _per_line(version), _flagged_lines(part), part.get("kernel", "")))
     html.append("</section>")
     return "\n".join(html)

@@ -91,7 +91,7 @@ class GradescopeTest(unittest.TestCase):
         # The HTML report, as a test without points: the student's kernel in pictures.
         page = self.page_test(r)
         self.assertIn('<section class="part" data-part="A">', page)
-        self.assertIn('<figure class="picture" data-kind="lanes">', page)  # the divergent tree's active lanes
+        self.assertIn('<figure class="picture" data-kind="lanes" data-version="student">', page)  # the divergent tree's active lanes
         self.assertIn("reduce_divergent", page)
 
     def page_test(self, r):

@@ -1,5 +1,6 @@
 """The HTML report (grader/html/report_page.py) of real emulated grades: lab 1's and lab 5's
-reference (every picture of the student's own kernel), the untouched lab 1 stub (a failing
+reference (every picture of the student's own kernel, each beside the reference's), lab 5's
+unpadded tile (its conflicts beside the padded tile's), the untouched lab 1 stub (a failing
 part, no pictures), and a hostile source file (shown as text, never as markup).
 
 Run by ctest with the build folder: python3 test_report_page.py BUILD_DIR
@@ -25,8 +26,11 @@ class Dom(HTMLParser):
     def __init__(self):
         super().__init__()
         self.parts, self.verdicts, self.pictures, self.tags = [], [], [], set()
+        self.reference_pictures, self.captions = [], []
+        # The cells drawn in the student's pictures and in the reference's beside them.
         self.rects = {"hit": 0, "on": 0, "sector": 0}
-        self._verdict = None
+        self.reference_rects = {"hit": 0, "on": 0, "sector": 0}
+        self._verdict, self._figure, self._caption = None, None, None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -34,13 +38,26 @@ class Dom(HTMLParser):
         if tag == "section" and "data-part" in a:
             self.parts.append(a["data-part"])
         if tag == "figure":
-            self.pictures.append((self.parts[-1], a.get("data-kind")))
+            self._figure = a.get("data-version")
+            mine = self._figure == "student"
+            (self.pictures if mine else self.reference_pictures).append((self.parts[-1], a.get("data-kind")))
+        if tag == "figcaption":
+            self._caption = ""
         if tag == "span" and "data-check" in a:
             self._verdict = (self.parts[-1] if self.parts else "", a["data-check"])
         if tag == "rect" and a.get("class") in self.rects:
-            self.rects[a["class"]] += 1
+            (self.rects if self._figure == "student" else self.reference_rects)[a["class"]] += 1
+
+    def handle_endtag(self, tag):
+        if tag == "figure":
+            self._figure = None
+        if tag == "figcaption" and self._caption is not None:
+            self.captions.append((self.parts[-1], self._caption))
+            self._caption = None
 
     def handle_data(self, data):
+        if self._caption is not None:
+            self._caption += data
         if self._verdict is not None:
             self.verdicts.append(self._verdict + (data,))
             self._verdict = None
@@ -69,6 +86,7 @@ class ReportPage(unittest.TestCase):
         self.assertIn(("A", "correctness", "passed"), dom.verdicts)
         self.assertIn(("A", "races", "passed"), dom.verdicts)
         self.assertEqual(sorted(k for _, k in dom.pictures), ["banks", "lanes", "sectors"])
+        self.assertEqual(dom.reference_pictures, dom.pictures)
         # The tree's costliest line, its first request: the even lanes of stride 1, a bank each.
         self.assertEqual(dom.rects["hit"], 16)
         self.assertGreater(dom.rects["on"], 0)
@@ -85,11 +103,26 @@ class ReportPage(unittest.TestCase):
         self.assertIn(("B", "correctness", "passed"), dom.verdicts)
         self.assertIn(("B", "banks"), dom.pictures)
 
+    def test_unpadded_tile_beside_the_reference(self):
+        # Where the kernel loses and what the reference does instead: the unpadded tile's
+        # column read, 32 lanes on one bank, beside the [32][33] tile's one wavefront.
+        rep = grade("lab5", os.path.join(BUILD, "testsub", "unpadded"))
+        dom, _ = page(rep, os.path.join(ROOT, "common", "baselines", "lab5_unpadded.cu"))
+        self.assertEqual(dom.reference_pictures, dom.pictures)
+        banks = [c for p, c in dom.captions if p == "B" and "shared-memory request" in c]
+        self.assertEqual(len(banks), 2)
+        self.assertTrue(banks[0].startswith("Your kernel: "), banks[0])
+        self.assertIn("(red: 32 wavefronts for this request)", banks[0])
+        self.assertTrue(banks[1].startswith("The reference: "), banks[1])
+        self.assertIn("at a line of its kernel", banks[1])  # the reference's source is never placed
+        self.assertIn("(red: 1 wavefront for this request)", banks[1])
+
     def test_stub_fails_without_pictures(self):
         rep = grade("lab1", os.path.join(BUILD, "selfcheck", "stub"))
         dom, text = page(rep, os.path.join(ROOT, "labs", "lab1_divergent", "kernels.cu"))
         self.assertIn(("A", "correctness", "failed"), dom.verdicts)
         self.assertEqual(dom.pictures, [])
+        self.assertEqual(dom.reference_pictures, [])
         self.assertIn('id="outcome">failed', text)
         self.assertIn("TODO(lab1)", text)  # the student's own source is on the page
 
