@@ -48,7 +48,7 @@ std::string site(call_site at) {
     std::string f = at.file ? at.file : "?";
     const auto slash = f.find_last_of('/');
     if (slash != std::string::npos) f = f.substr(slash + 1);
-    return f + ":" + std::to_string(at.line);
+    return f + ":" + std::to_string(at.line) + code_via(at.pc);
 }
 
 std::string hex(unsigned mask) {
@@ -92,21 +92,38 @@ std::string masked_call_at(const warp_wait& op) {
 // " [at exe+0x...]": where in the worker's executable the faulting instruction lies, for
 // the grader to turn into a line of the lab file (the sandboxed worker cannot read its own
 // binary's line tables; the grader can). "" when the instruction is not in the executable.
-std::string code_place(std::uintptr_t pc) {
+namespace {
+
+// The instruction at `pc` as an offset into the worker's executable, or false when it is
+// not in the executable.
+bool exe_offset(std::uintptr_t pc, unsigned long long& offset) {
     Dl_info info{};
-    if (pc == 0 || dladdr(reinterpret_cast<void*>(pc), &info) == 0 || info.dli_fbase == nullptr) return "";
+    if (pc == 0 || dladdr(reinterpret_cast<void*>(pc), &info) == 0 || info.dli_fbase == nullptr) return false;
     // The emulator is linked into the worker: its own address names the executable.
     Dl_info self{};
-    if (dladdr(reinterpret_cast<void*>(&code_place), &self) == 0 || info.dli_fbase != self.dli_fbase) return "";
+    if (dladdr(reinterpret_cast<void*>(&code_place), &self) == 0 || info.dli_fbase != self.dli_fbase) return false;
     // A position-independent executable's addresses are offsets from where it was loaded;
     // a fixed-address one's are absolute. The ELF header, mapped at the base, says which.
     const auto* header = static_cast<const ElfW(Ehdr)*>(info.dli_fbase);
     const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(info.dli_fbase);
-    const std::uintptr_t address = header->e_type == ET_DYN ? pc - base : pc;
-    char buf[48];
-    std::snprintf(buf, sizeof buf, " [at exe+0x%llx]", static_cast<unsigned long long>(address));
+    offset = header->e_type == ET_DYN ? pc - base : pc;
+    return true;
+}
+
+std::string exe_mark(const char* word, std::uintptr_t pc) {
+    unsigned long long offset = 0;
+    if (!exe_offset(pc, offset)) return "";
+    char buf[56];
+    std::snprintf(buf, sizeof buf, " [%s exe+0x%llx]", word, offset);
     return buf;
 }
+
+}  // namespace
+
+std::string code_place(std::uintptr_t pc) { return exe_mark("at", pc); }
+
+// The return address less one: the call instruction itself, whose line tables name the call.
+std::string code_via(std::uintptr_t pc) { return pc == 0 ? "" : exe_mark("via", pc - 1); }
 
 std::string thread_where(const char* kernel, const uint3& block, const uint3& thread) {
     return block_where(kernel, block) + ", thread " + triple(thread) + ": ";

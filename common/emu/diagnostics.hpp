@@ -13,10 +13,13 @@
 
 namespace emu::detail {
 
-// A call in kernel code (__FILE__, __LINE__).
+// A call in kernel code (__FILE__, __LINE__), and where in the executable it returns to:
+// when the call lies in a helper inlined into the kernel, the grader names the kernel's
+// line that called the helper from it ("kernels.cu:12 via kernels.cu:40").
 struct call_site {
     const char* file = nullptr;
     int line = 0;
+    std::uintptr_t pc = 0;
 };
 
 // The barrier that threads of a block wait at; `count` 0 when none does.
@@ -39,6 +42,11 @@ namespace diag {
 // " [at exe+0x1a2b]": where in the worker's executable the instruction at `pc` lies, which
 // the grader turns into "(at kernels.cu:N)"; "" when it is not in the executable.
 std::string code_place(std::uintptr_t pc);
+
+// " [via exe+0x1a2b]": the same for a call whose line the message already names; the grader
+// turns it into " via kernels.cu:N" when the call lies in a helper inlined into line N, and
+// drops it otherwise.
+std::string code_via(std::uintptr_t pc);
 
 // "kernel 'k', block (0,0,0), thread (5,0,0): ", the start of a message about one thread.
 std::string thread_where(const char* kernel, const uint3& block, const uint3& thread);

@@ -158,7 +158,7 @@ bool same_site(call_site a, call_site b) {
 int block_barrier(barrier_kind kind, int predicate, const char* file, int line) {
     auto& b = g_block;
     thread_ctx& t = current_thread();
-    const call_site at{file, line};
+    const call_site at{file, line, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))};
     if (b.finished > 0) throw kernel_error(diag::barrier_after_return(where(t), kind, at, b.finished));
     if (b.barrier.count == 0) {
         b.barrier = barrier_wait{kind, at, 0};

@@ -96,7 +96,7 @@ std::uint64_t warp_op(warp_op_kind kind, unsigned mask, std::uint64_t value, int
     const unsigned lane = t.linear % 32;
     const unsigned bit = 1u << lane;
     warp_ctx& w = b.warps[t.linear / 32];
-    const warp_wait call{kind, {file, line}, mask, 0};
+    const warp_wait call{kind, {file, line, reinterpret_cast<std::uintptr_t>(__builtin_return_address(0))}, mask, 0};
     if (width <= 0 || width > 32 || (width & (width - 1)) != 0)
         throw kernel_error(diag::bad_width(where(t), call, width));
     if (!(mask & bit)) throw kernel_error(diag::mask_skips_caller(where(t), call, lane));

@@ -106,6 +106,9 @@ TEST_CASE("a tile.sync() that a lane of the tile never reaches, like __syncwarp"
                          Contains("thread (5,0,0): returned, but lanes 0-4 of its warp wait for it at "
                                   "__syncwarp(mask 0x0000ffff) (emu_probe_cg.cu:"),
                          emu::kernel_error);
+    // The call's place in the executable follows its line, for the grader's addr2line to
+    // name the kernel line an inlined helper was called from (grader/core/code_place.hpp).
+    CHECK_THROWS_WITH_AS(probe_cg::tile_sync_missing_lane(), Contains(" [via exe+0x"), emu::kernel_error);
 }
 
 TEST_CASE("tile shuffles and cg::reduce count as warp shuffles") {

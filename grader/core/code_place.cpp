@@ -6,16 +6,25 @@
 namespace course {
 
 std::string place_code(const std::string& text, const std::function<std::string(const std::string& hex)>& resolve) {
-    static const std::string open = " [at exe+";
+    static const std::string at_mark = " [at exe+", via_mark = " [via exe+";
     std::string out;
     std::size_t pos = 0;
     while (true) {
-        const std::size_t at = text.find(open, pos);
-        const std::size_t end = at == std::string::npos ? at : text.find(']', at);
-        if (at == std::string::npos || end == std::string::npos) break;
-        out += text.substr(pos, at - pos);
-        const std::string where = resolve(text.substr(at + open.size(), end - at - open.size()));
-        if (!where.empty()) out += " (at " + where + ")";
+        const std::size_t at = text.find(at_mark, pos), via = text.find(via_mark, pos);
+        const bool is_via = via < at;
+        const std::size_t mark = is_via ? via : at;
+        const std::size_t open = is_via ? via_mark.size() : at_mark.size();
+        const std::size_t end = mark == std::string::npos ? mark : text.find(']', mark);
+        if (mark == std::string::npos || end == std::string::npos) break;
+        out += text.substr(pos, mark - pos);
+        const std::string where = resolve(text.substr(mark + open, end - mark - open));
+        if (!is_via) {
+            if (!where.empty()) out += " (at " + where + ")";
+        } else if (const std::size_t caller = where.find(" via "); caller != std::string::npos) {
+            // The message names the call's own line already: only the kernel line it was
+            // inlined into is new.
+            out += where.substr(caller);
+        }
         pos = end + 1;
     }
     return out + text.substr(pos);

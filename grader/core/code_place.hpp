@@ -8,7 +8,10 @@
 namespace course {
 
 // Replaces each " [at exe+0xHEX]" in `text` with " (at FILE:LINE)" from `resolve`, which
-// maps "0xHEX" to addr2line's output for it; a mark `resolve` cannot place is dropped.
+// maps "0xHEX" to a place ("kernels.cu:12", or "kernels.cu:12 via kernels.cu:40" for an
+// inlined helper), and each " [via exe+0xHEX]", which follows a line the text names
+// already, with " via kernels.cu:40" when the place has a call site; a mark `resolve`
+// cannot place, or a via without a call site, is dropped.
 std::string place_code(const std::string& text, const std::function<std::string(const std::string& hex)>& resolve);
 
 // From `addr2line -i` output (the innermost location first, then the functions it was

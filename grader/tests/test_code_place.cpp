@@ -21,6 +21,28 @@ TEST_CASE("a mark that cannot be placed is dropped; text without one is kept") {
     CHECK(place_code("unclosed [at exe+0x12", none) == "unclosed [at exe+0x12");
 }
 
+TEST_CASE("a warp call's via mark adds the kernel line an inlined helper was called from") {
+    const auto resolve = [](const std::string& hex) {
+        return hex == "0x40" ? std::string("kernels.cu:12 via kernels.cu:40")
+                             : hex == "0x50" ? std::string("kernels.cu:17") : std::string();
+    };
+    CHECK(place_code("returned, but lanes 0-15 of its warp wait for it at __shfl_down_sync(mask 0xffffffff) "
+                     "(kernels.cu:12 [via exe+0x40]): a mask may only name lanes that reach the call.",
+                     resolve) ==
+          "returned, but lanes 0-15 of its warp wait for it at __shfl_down_sync(mask 0xffffffff) "
+          "(kernels.cu:12 via kernels.cu:40): a mask may only name lanes that reach the call.");
+    // A call in the kernel itself, or one addr2line cannot place: the line alone.
+    CHECK(place_code("__syncwarp(mask 0x0000ffff) (kernels.cu:17 [via exe+0x50])", resolve) ==
+          "__syncwarp(mask 0x0000ffff) (kernels.cu:17)");
+    CHECK(place_code("__syncwarp(mask 0x0000ffff) (kernels.cu:17 [via exe+0x60])", resolve) ==
+          "__syncwarp(mask 0x0000ffff) (kernels.cu:17)");
+    // Both marks in one message, in either order.
+    CHECK(place_code("a (kernels.cu:12 [via exe+0x40]) b [at exe+0x50]", resolve) ==
+          "a (kernels.cu:12 via kernels.cu:40) b (at kernels.cu:17)");
+    CHECK(place_code("b [at exe+0x50] a (kernels.cu:12 [via exe+0x40])", resolve) ==
+          "b (at kernels.cu:17) a (kernels.cu:12 via kernels.cu:40)");
+}
+
 TEST_CASE("addr2line output: the first location in the lab file") {
     CHECK(line_in_file("/work/labs/lab1_divergent/kernels.cu:17\n", "kernels.cu") == "kernels.cu:17");
     CHECK(line_in_file("/usr/include/c++/12/bits/stl_algobase.h:233\n/tmp/x/kernels.cu:41 (discriminator 3)\n",

@@ -19,7 +19,8 @@
 // line through __builtin_FILE()/__builtin_LINE() default arguments (evaluated at the call).
 //
 // Everything here is inline and calls only emu::detail::warp_op and block_barrier, which
-// the guard's object check allows in an emulated lab object.
+// the guard's object check allows in an emulated lab object. The collectives are always
+// inlined (EMU_AT_CALLER), so a diagnosis can name the kernel line a helper was called from.
 #include "emu/cuda_emu.hpp"
 
 namespace cooperative_groups {
@@ -50,7 +51,7 @@ class thread_group;
 // The block the calling thread belongs to.
 class thread_block {
 public:
-    static void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    EMU_AT_CALLER static void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
         ::emu::syncthreads_at(file, line);
     }
     static unsigned thread_rank() { return emu_detail::block_rank(); }
@@ -85,36 +86,36 @@ public:
     unsigned meta_group_rank() const { return meta_rank_; }
     unsigned meta_group_size() const { return meta_size_; }
 
-    static void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+    EMU_AT_CALLER static void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
         ::emu::syncwarp_at(file, line, mask());
     }
 
     template <typename T>
-    T shfl(T var, int src_rank, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+    EMU_AT_CALLER T shfl(T var, int src_rank, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         return ::emu::shfl_at(::emu::warp_op_kind::shfl_idx, file, line, mask(), var, src_rank, Size);
     }
     template <typename T>
-    T shfl_down(T var, unsigned delta, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+    EMU_AT_CALLER T shfl_down(T var, unsigned delta, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         return ::emu::shfl_at(::emu::warp_op_kind::shfl_down, file, line, mask(), var, static_cast<int>(delta), Size);
     }
     template <typename T>
-    T shfl_up(T var, unsigned delta, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+    EMU_AT_CALLER T shfl_up(T var, unsigned delta, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         return ::emu::shfl_at(::emu::warp_op_kind::shfl_up, file, line, mask(), var, static_cast<int>(delta), Size);
     }
     template <typename T>
-    T shfl_xor(T var, unsigned lane_mask, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+    EMU_AT_CALLER T shfl_xor(T var, unsigned lane_mask, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         return ::emu::shfl_at(::emu::warp_op_kind::shfl_xor, file, line, mask(), var, static_cast<int>(lane_mask),
                               Size);
     }
 
-    int any(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+    EMU_AT_CALLER int any(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         return static_cast<int>(::emu::ballot_at(::emu::warp_op_kind::any, file, line, mask(), predicate));
     }
-    int all(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+    EMU_AT_CALLER int all(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         return static_cast<int>(::emu::ballot_at(::emu::warp_op_kind::all, file, line, mask(), predicate));
     }
     // Bit k is the predicate of the tile's thread of rank k.
-    unsigned ballot(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+    EMU_AT_CALLER unsigned ballot(int predicate, const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         const unsigned votes = ::emu::ballot_at(::emu::warp_op_kind::ballot, file, line, mask(), predicate);
         return votes >> (emu_detail::lane_id() & ~(Size - 1u));
     }
@@ -162,7 +163,7 @@ public:
     thread_group(emu_detail::tile_key, bool is_block, unsigned tile_size)
         : is_block_(is_block), tile_size_(tile_size) {}
 
-    void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
+    EMU_AT_CALLER void sync(const char* file = __builtin_FILE(), int line = __builtin_LINE()) const {
         if (is_block_) {
             ::emu::syncthreads_at(file, line);
             return;
@@ -198,7 +199,7 @@ inline thread_group tiled_partition(const thread_block& parent, unsigned tile_si
 }
 
 template <typename Group>
-void sync(const Group& g, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
+EMU_AT_CALLER void sync(const Group& g, const char* file = __builtin_FILE(), int line = __builtin_LINE()) {
     g.sync(file, line);
 }
 template <typename Group>
