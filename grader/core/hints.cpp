@@ -48,20 +48,57 @@ std::string witness_words(const case_record* c) {
 }
 
 // Whether each size the grader ran had a wrong case. A size whose cases were all right
-// counts as right only if one of them has an exact input (all ones, integers): a random
-// sum can lie within its tolerance with a few elements missing (the emulator's large
-// case, 4194311 elements, does with three), so such a size says nothing. Records without
-// their size (n = 0) say nothing either.
+// counts as right only if one of them has an exact input (all ones, integers) that a float
+// sums exactly: a random sum can lie within its tolerance with a few elements missing (the
+// emulator's large case, 4194311 elements, does with three), and so can all ones past
+// 2^24, where a float's integers are no longer all there (a GPU's 16777223 with three
+// missing), so such a size says nothing. Records without their size (n = 0) say nothing.
+constexpr std::uint64_t float_exact_integers = std::uint64_t{1} << 24;
 std::map<std::uint64_t, bool> wrong_by_size(const std::vector<case_record>& cases) {
     std::map<std::uint64_t, bool> wrong, exact_right;
     for (const auto& c : cases) {
         if (c.n == 0) continue;
         wrong[c.n] = wrong[c.n] || !c.ok;
-        exact_right[c.n] = exact_right[c.n] || (c.ok && exact_kind(c));
+        exact_right[c.n] = exact_right[c.n] || (c.ok && exact_kind(c) && c.n <= float_exact_integers);
     }
     for (auto it = wrong.begin(); it != wrong.end();)
         it = !it->second && !exact_right[it->first] ? wrong.erase(it) : std::next(it);
     return wrong;
+}
+
+// The course's driver sums n values pass after pass, each pass's partial sums the next
+// one's input, until one block is left (common/course/reduction_driver.hpp). A pass whose
+// grid is not capped ends in a partial block when its input is not a multiple of the
+// elements one block covers: n = 1048576 in blocks of 256 leaves 4096 and then 16.
+struct pass_chain {
+    std::uint64_t epb = 1, max_grid = 0;
+
+    std::uint64_t blocks(std::uint64_t m) const { return (m + epb - 1) / epb; }
+    std::uint64_t grid(std::uint64_t m) const {
+        const std::uint64_t g = max_grid != 0 ? std::min(blocks(m), max_grid) : blocks(m);
+        return std::max<std::uint64_t>(g, 1);
+    }
+    bool partial(std::uint64_t m) const { return m % epb != 0 && (max_grid == 0 || blocks(m) <= max_grid); }
+    // The first later pass's input that ends in a partial block, or 0.
+    std::uint64_t later_partial(std::uint64_t n) const {
+        for (std::uint64_t m = n; grid(m) > 1;) {
+            m = grid(m);
+            if (partial(m)) return m;
+        }
+        return 0;
+    }
+    bool any_partial(std::uint64_t n) const { return partial(n) || later_partial(n) != 0; }
+};
+
+template <typename Pred>
+bool wrong_exactly_when(const std::map<std::uint64_t, bool>& wrong, Pred predicts_wrong) {
+    bool some_predicted = false, some_other = false;
+    for (const auto& [n, bad] : wrong) {
+        const bool predicted = predicts_wrong(n);
+        if (predicted != bad) return false;
+        (predicted ? some_predicted : some_other) = true;
+    }
+    return some_predicted && some_other;
 }
 
 // Every size that is not a multiple of m went wrong and every multiple of m was right:
@@ -152,7 +189,8 @@ bool changed_input(const case_record& c) {
 
 // The hints read from which sizes went wrong, in the order the checks below run.
 std::string size_pattern_hint(const std::vector<case_record>& cases, const cases_view& failed,
-                              const cases_view& passed, std::uint64_t epb) {
+                              const cases_view& passed, const pass_chain& chain) {
+    const std::uint64_t epb = chain.epb;
     const auto wrong = wrong_by_size(cases);
     const std::string witness = witness_words(ones_witness(failed));
     // Told apart from a partial last block only by a size that is a multiple of 4 and not
@@ -170,6 +208,18 @@ std::string size_pattern_hint(const std::vector<case_record>& cases, const cases
             "Wrong only when n is not a multiple of {}, the elements one block covers{}: the last block is partial. "
             "Check the bounds of every load from `in`; elements at or past n count as 0.",
             epb, witness);
+    // A multiple of a block that went wrong because a later pass ended in a partial block
+    // (on a GPU's sizes, a kernel that drops a partial block fails n = 1048576 too).
+    if (wrong_exactly_when(wrong, [&](std::uint64_t n) { return chain.any_partial(n); })) {
+        const auto later = std::find_if(wrong.begin(), wrong.end(),
+                                        [&](const auto& size) { return size.second && size.first % epb == 0; });
+        if (later != wrong.end())
+            return fmt::format(
+                "Wrong only when a pass ends in a partial block: n, or the number of partial sums a later pass adds "
+                "up, is not a multiple of {}, the elements one block covers (n = {} leaves {} for a later pass){}. "
+                "Check the bounds of every load from `in`; elements at or past n count as 0.",
+                epb, later->first, chain.later_partial(later->first), witness);
+    }
     const bool some_large_passed = any_of(passed, [&](const case_record& c) { return c.n >= epb; });
     if (some_large_passed && all_of(failed, [&](const case_record& c) { return c.n < epb; }))
         return fmt::format(
@@ -205,16 +255,19 @@ std::string size_pattern_hint(const std::vector<case_record>& cases, const cases
             "blocks after block 0 do not sum their own elements. Each block's first load must start at "
             "blockIdx.x times the elements one block covers.",
             epb, b.last_right, b.first_wrong, witness);
+    // On a GPU a race often shows only when many warps run at once, which looks the same.
     if (clean && b.last_right >= epb && b.first_wrong > epb * epb)
         return "Wrong only for large inputs, which need many blocks and a second pass over the partial sums: check "
-               "that every block writes its own out[blockIdx.x] and reads only its own elements.";
+               "that every block writes its own out[blockIdx.x] and reads only its own elements. If it does, look "
+               "for a race that shows only when many warps run at once (a missing __syncthreads() or "
+               "__syncwarp()): the CPU emulator (`--emulate`) names such a race with both lines.";
     return "";
 }
 
 }  // namespace
 
 std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t elements_per_block,
-                           const std::string& technique_hint) {
+                           const std::string& technique_hint, std::uint64_t max_grid) {
     const auto failed = select(cases, false);
     const auto passed = select(cases, true);
     if (failed.empty()) return "";
@@ -243,7 +296,7 @@ std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t 
                "one thread of one block (index them with the thread's global index, not threadIdx.x alone).";
 
     const std::uint64_t epb = std::max<std::uint64_t>(elements_per_block, 1);
-    if (auto h = size_pattern_hint(cases, failed, passed, epb); !h.empty()) return h;
+    if (auto h = size_pattern_hint(cases, failed, passed, pass_chain{epb, max_grid}); !h.empty()) return h;
 
     if (all_of(failed, [](const case_record& c) {
             return c.expected != 0 && std::fabs(c.got / c.expected - 0.5) < 0.02;

@@ -9,10 +9,11 @@ namespace course {
 
 // Picks the hint that best explains the pattern of failures of a reduction kernel.
 // `elements_per_block` is how many inputs one block of the first pass covers;
-// `technique_hint`, the lab's own advice for the part, replaces the generic last resort.
+// `technique_hint`, the lab's own advice for the part, replaces the generic last resort;
+// `max_grid` caps a pass's grid (0: none), as the course's driver does pass after pass.
 // Returns "" when every case passed.
 std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t elements_per_block,
-                           const std::string& technique_hint = "");
+                           const std::string& technique_hint = "", std::uint64_t max_grid = 0);
 
 // How the worker's message describes an output element of a transpose that holds a value
 // found nowhere in the input (worker/transpose_case.cpp); movement_hint looks for it.

@@ -136,6 +136,7 @@ struct sandbox_event {
 struct part_info {
     std::string id, title, kernel, kind;  // kind: "reduction", "record_sum" or "transpose"
     std::uint64_t elements_per_block = 0;
+    std::uint64_t max_grid = 0;  // the cap on a pass's grid (a grid-stride kernel); 0: none
     std::uint64_t record_len = 0;
     std::string hint;
     std::string reference_kernel, baseline_kernel;
@@ -272,7 +273,7 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(device_info, name, sms, l2_bytes, compute_cap
                                    driver_version, emulated)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(sandbox_event, status, mode, landlock_abi, files, network, scoped, detail,
                                    exposed_folder, note)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(part_info, id, title, kernel, kind, elements_per_block, record_len, hint,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(part_info, id, title, kernel, kind, elements_per_block, max_grid, record_len, hint,
                                    reference_kernel, baseline_kernel)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(hello_event, lab, backend, device, parts)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(case_begin_event, part, input, size)

@@ -224,7 +224,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 c.worst_error_ratio = std::max(c.worst_error_ratio, std::fabs(rec.got - rec.expected) / rec.tolerance);
         }
         c.hint = meta.kind == "transpose" ? movement_hint(recs, 32)
-                                          : reduction_hint(recs, meta.elements_per_block, meta.hint);
+                                          : reduction_hint(recs, meta.elements_per_block, meta.hint, meta.max_grid);
         s.say(fmt::format("  part {}: {}", meta.id, to_string(c.status)));
     }
 }

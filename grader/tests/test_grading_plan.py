@@ -1,6 +1,7 @@
 """The grader's plan (`grader --describe-grading`, core/grading_plan.cpp), which the handouts
 cite through scripts/cite_grading.py, against real grades on one backend: each part's
-checks are the plan's (traced_run is reported only when it fails), and a part whose checks
+checks are the plan's (traced_run is reported only when it fails, and then the checks of
+the emulator's trace and counters have nothing to judge), and a part whose checks
 failed pays exactly the worst of their planned costs. Graded: every lab's reference, and
 files that fail each kind of check.
 
@@ -52,6 +53,10 @@ def compare(report, lab_plan, backend, where):
         if part["correctness"]["status"] == "passed":
             extra = set(got) - planned_part
             missing = planned_part - set(got) - {"traced_run"}
+            if got.get("traced_run") == "failed":
+                # A traced run that went wrong leaves nothing for the trace's and the
+                # counters' checks to judge (and the part earns nothing already).
+                missing -= {n for n, c in plan.items() if c["judged_by"].startswith("the emulator's")}
             if extra or missing:
                 wrong.append(f"{where} {part['id']}: checks not planned {sorted(extra)}, planned but not run "
                              f"{sorted(missing)}")

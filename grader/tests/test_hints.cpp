@@ -249,3 +249,42 @@ TEST_CASE("the untouched stub is still recognised when a large random sum happen
     CHECK(course::reduction_hint(cases, 256, "") ==
           "Your kernel returns 0 for every input: it still looks like the untouched stub.");
 }
+
+TEST_CASE("on a GPU's sizes a dropped partial block fails a multiple of the block too: a later pass is partial") {
+    // lab 1 dropping its partial last block, at the GPU's sizes: 1048576 leaves 4096 partial
+    // sums, then 16, and the last pass drops them all; only n = 256 is right.
+    const std::vector<case_record> cases = {
+        rec("ones", 1, false, 1, 0),          rec("ones", 256, true),
+        rec("ones", 257, false, 257, 256),    rec("ones", 1000, false, 1000, 768),
+        rec("ones", 1048576, false, 1048576, 0), rec("ones", 33554432, false, 33554432, 0)};
+    CHECK(reduction_hint(cases, 256) ==
+          "Wrong only when a pass ends in a partial block: n, or the number of partial sums a later pass adds up, is "
+          "not a multiple of 256, the elements one block covers (n = 1048576 leaves 16 for a later pass) (all ones, "
+          "n = 1: 0 instead of 1). Check the bounds of every load from `in`; elements at or past n count as 0.");
+    // With the grid capped at 528 blocks (a grid-stride kernel), the first pass leaves 528
+    // partial sums, and that pass is the partial one.
+    CHECK(reduction_hint(cases, 256, "", 528).find("(n = 1048576 leaves 528 for a later pass)") != std::string::npos);
+}
+
+TEST_CASE("wrong only for large inputs: a block that reads what is not its own, or a race many warps show") {
+    const std::vector<case_record> cases = {rec("ones", 1, true), rec("ones", 256, true), rec("ones", 4097, true),
+                                            rec("ones", 1048575, false, 1048575, 1048000),
+                                            rec("ones", 16777223, false, 16777223, 16770000)};
+    CHECK(reduction_hint(cases, 256) ==
+          "Wrong only for large inputs, which need many blocks and a second pass over the partial sums: check that "
+          "every block writes its own out[blockIdx.x] and reads only its own elements. If it does, look for a race "
+          "that shows only when many warps run at once (a missing __syncthreads() or __syncwarp()): the CPU emulator "
+          "(`--emulate`) names such a race with both lines.");
+}
+
+TEST_CASE("all ones past 2^24 that passed says nothing: a float's tolerance there hides a few missing elements") {
+    // lab 4 B dropping the n % 4 leftover, at the GPU's sizes: 16777223 with three ones
+    // missing lies within the tolerance of a sum no float holds exactly.
+    const std::vector<case_record> cases = {
+        rec("ones", 1, false, 1, 0),      rec("ones", 32, true),          rec("ones", 33, false, 33, 32),
+        rec("ones", 1000, true),          rec("ones", 1048575, false, 1048575, 1048572),
+        rec("ones", 1048576, true),       rec("ones", 16777223, true)};
+    CHECK(reduction_hint(cases, 4096) ==
+          "Wrong exactly when n is not a multiple of 4 (all ones, n = 1: 0 instead of 1): the n % 4 elements after "
+          "the last whole float4 are mishandled. Add them once, each element at or past n counting as 0.");
+}

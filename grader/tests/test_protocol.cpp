@@ -66,12 +66,13 @@ TEST_CASE("events carry their type and read back by it") {
 TEST_CASE("a hello names the parts with their kernels") {
     hello_event hello{"lab2", "emulated", {}, {}};
     hello.device.name = "CPU emulator";
-    hello.parts.push_back({"A", "interleaved", "reduce_strided", "reduction", 256, 0, "", "ref", "base"});
+    hello.parts.push_back({"A", "interleaved", "reduce_strided", "reduction", 256, 528, 0, "", "ref", "base"});
     const auto back = to_event(hello).get<hello_event>();
     CHECK(back.device.name == "CPU emulator");
     REQUIRE(back.parts.size() == 1);
     CHECK(back.parts[0].kernel == "reduce_strided");
     CHECK(back.parts[0].elements_per_block == 256);
+    CHECK(back.parts[0].max_grid == 528);
 }
 
 TEST_CASE("the emulator's counters travel by version") {

@@ -59,7 +59,7 @@ hello_event describe(const lab_config& cfg, const loaded_lab& lab, const device_
         const part* ref = find_part(lab.reference, p.id);
         const part* base = baseline_for(cfg, lab, p.id);
         hello.parts.push_back({p.id, p.title, p.kernel, to_string(p.kind), p.shape.elements_per_block(),
-                               p.record_len, p.hint, ref ? ref->kernel : "", base ? base->kernel : ""});
+                               p.shape.max_grid, p.record_len, p.hint, ref ? ref->kernel : "", base ? base->kernel : ""});
     }
     return hello;
 }
