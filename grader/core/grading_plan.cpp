@@ -6,10 +6,6 @@ namespace course {
 
 namespace {
 
-bool listed(const std::vector<std::string>& list, const std::string& name) {
-    return std::find(list.begin(), list.end(), name) != list.end();
-}
-
 nlohmann::json checks_json(const std::vector<planned_check>& checks) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& c : checks)
@@ -28,6 +24,14 @@ nlohmann::json cases_json(const case_lists& c) {
 }
 
 }  // namespace
+
+bool listed(const std::vector<std::string>& list, const std::string& name) {
+    return std::find(list.begin(), list.end(), name) != list.end();
+}
+
+bool racecheck_judges(const lab_policy& lp, const std::string& part, bool gpu) {
+    return gpu && listed(lp.race_check_parts, part);
+}
 
 case_lists cases_of(const policy& pol, bool emulated) {
     case_lists c;
@@ -70,8 +74,8 @@ std::vector<planned_check> planned_checks(const policy& pol, const std::string& 
                                   "shuffles' values"
                                 : "the kernel executes warp shuffles, and its result depends on their values");
     add("traced_run", "the emulator's traced run of the same cases is right");
-    add("races", gpu && listed(lp.race_check_parts, part) ? "compute-sanitizer racecheck"
-                                                          : "the emulator's trace of every launch");
+    add("races", racecheck_judges(lp, part, gpu) ? "compute-sanitizer racecheck"
+                                                 : "the emulator's trace of every launch");
     add("initcheck", "the emulator's trace of every launch");
     for (const auto& name : counter_check_names(lp, part)) add(name, "the emulator's counters");
     if (gpu && listed(lp.checks, "bank_wavefronts"))

@@ -27,6 +27,13 @@ case_lists cases_of(const policy& pol, bool emulated);
 // "emulated_performance": "pending".
 bool performance_awarded(const policy& pol, bool gpu);
 
+// Whether NAME is in LIST (a policy's check names, part ids).
+bool listed(const std::vector<std::string>& list, const std::string& name);
+
+// Whether compute-sanitizer racecheck, rather than the emulator's trace, judges a part's
+// races: on a GPU, for the lab's race_check_parts.
+bool racecheck_judges(const lab_policy& lp, const std::string& part, bool gpu);
+
 // The checks of a part read from the emulator's counters, in the order they run: the
 // lab's bank_wavefronts first, then the part's emulated_checks.
 std::vector<std::string> counter_check_names(const lab_policy& lp, const std::string& part);

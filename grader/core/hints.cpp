@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "course/reduction_shape.hpp"
+
 namespace course {
 
 namespace {
@@ -71,18 +73,16 @@ std::map<std::uint64_t, bool> wrong_by_size(const std::vector<case_record>& case
 // grid is not capped ends in a partial block when its input is not a multiple of the
 // elements one block covers: n = 1048576 in blocks of 256 leaves 4096 and then 16.
 struct pass_chain {
-    std::uint64_t epb = 1, max_grid = 0;
+    reduction_shape shape;  // one "thread" per element: elements_per_block() is the block's
 
-    std::uint64_t blocks(std::uint64_t m) const { return (m + epb - 1) / epb; }
-    std::uint64_t grid(std::uint64_t m) const {
-        const std::uint64_t g = max_grid != 0 ? std::min(blocks(m), max_grid) : blocks(m);
-        return std::max<std::uint64_t>(g, 1);
+    std::uint64_t epb() const { return shape.elements_per_block(); }
+    bool partial(std::uint64_t m) const {
+        return m % epb() != 0 && (shape.max_grid == 0 || (m + epb() - 1) / epb() <= shape.max_grid);
     }
-    bool partial(std::uint64_t m) const { return m % epb != 0 && (max_grid == 0 || blocks(m) <= max_grid); }
     // The first later pass's input that ends in a partial block, or 0.
     std::uint64_t later_partial(std::uint64_t n) const {
-        for (std::uint64_t m = n; grid(m) > 1;) {
-            m = grid(m);
+        for (std::uint64_t m = n; shape.grid_for(m) > 1;) {
+            m = shape.grid_for(m);
             if (partial(m)) return m;
         }
         return 0;
@@ -104,13 +104,7 @@ bool wrong_exactly_when(const std::map<std::uint64_t, bool>& wrong, Pred predict
 // Every size that is not a multiple of m went wrong and every multiple of m was right:
 // the elements past the last multiple of m are the ones mishandled.
 bool wrong_exactly_off_multiples(const std::map<std::uint64_t, bool>& wrong, std::uint64_t m) {
-    bool some_multiple = false, some_other = false;
-    for (const auto& [n, bad] : wrong) {
-        const bool multiple = n % m == 0;
-        if (multiple == bad) return false;
-        (multiple ? some_multiple : some_other) = true;
-    }
-    return some_multiple && some_other;
+    return wrong_exactly_when(wrong, [m](std::uint64_t n) { return n % m != 0; });
 }
 
 // Every size below `first_wrong` was right and every size from it on had a wrong case.
@@ -190,7 +184,7 @@ bool changed_input(const case_record& c) {
 // The hints read from which sizes went wrong, in the order the checks below run.
 std::string size_pattern_hint(const std::vector<case_record>& cases, const cases_view& failed,
                               const cases_view& passed, const pass_chain& chain) {
-    const std::uint64_t epb = chain.epb;
+    const std::uint64_t epb = chain.epb();
     const auto wrong = wrong_by_size(cases);
     const std::string witness = witness_words(ones_witness(failed));
     // Told apart from a partial last block only by a size that is a multiple of 4 and not
@@ -296,7 +290,7 @@ std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t 
                "one thread of one block (index them with the thread's global index, not threadIdx.x alone).";
 
     const std::uint64_t epb = std::max<std::uint64_t>(elements_per_block, 1);
-    if (auto h = size_pattern_hint(cases, failed, passed, pass_chain{epb, max_grid}); !h.empty()) return h;
+    if (auto h = size_pattern_hint(cases, failed, passed, pass_chain{{static_cast<unsigned>(epb), 1, static_cast<unsigned>(max_grid)}}); !h.empty()) return h;
 
     if (all_of(failed, [](const case_record& c) {
             return c.expected != 0 && std::fabs(c.got / c.expected - 0.5) < 0.02;

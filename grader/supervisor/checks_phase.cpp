@@ -1,5 +1,3 @@
-#include <algorithm>
-
 #include "core/grading_plan.hpp"
 #include "core/stopwatch.hpp"
 #include "core/tool_output.hpp"
@@ -12,10 +10,6 @@ namespace course {
 
 namespace {
 
-bool listed(const std::vector<std::string>& list, const std::string& name) {
-    return std::find(list.begin(), list.end(), name) != list.end();
-}
-
 // races: every race-checked part that is correct, in one racecheck run (GPU; the
 // emulator finds races in its traced runs, emulated_checks()).
 void race_checks(const session& s, std::map<std::string, part_result>& results) {
@@ -25,7 +19,7 @@ void race_checks(const session& s, std::map<std::string, part_result>& results) 
     const std::string ns = s.opt.lab + "_student";
     std::vector<race_target> targets;
     for (const auto& p : s.parts) {
-        if (!listed(lp.race_check_parts, p.id)) continue;
+        if (!racecheck_judges(lp, p.id, true)) continue;
         if (results[p.id].correctness.status == correctness_status::passed) {
             targets.push_back({p.id, ns + "::" + p.kernel, p.kernel});
         } else {
@@ -67,7 +61,7 @@ void emulated_checks(const session& s, const part_info& p, std::vector<check_res
     }
     for (auto& c : traced_run_check(result)) checks.push_back(c);
     for (auto& c : hazard_checks(result, p.kernel))
-        if (!(s.gpu() && c.name == "races" && listed(lp.race_check_parts, id))) checks.push_back(c);
+        if (!(c.name == "races" && racecheck_judges(lp, id, s.gpu()))) checks.push_back(c);
     for (const auto& name : counter_check_names(lp, id)) checks.push_back(counters_check(name, result, s.pol));
 }
 
