@@ -5,7 +5,6 @@
 #   COURSE_LAB_FOLDER_<lab>     its folder under labs/ and solutions/
 #   COURSE_LAB_BASELINE_<lab>   the absolute path of its baseline's course file, or ""
 #                               (then the reference of COURSE_NAIVE_LAB is its baseline)
-#   COURSE_LAB_PARTS_<lab>      its part ids (A;B;...)
 #   COURSE_NAIVE_LAB            the lab whose reference is the default baseline
 # and generates, under ${PROJECT_BINARY_DIR}/generated/manifest/, the C++ the grader and
 # the bindings take the same facts from (COURSE_MANIFEST_INCLUDE_DIR is the folder above).
@@ -51,14 +50,14 @@ foreach(_i RANGE ${_course_lab_last})
   # The part names the lab's binding uses (grader/bindings/manifest_part.hpp says how).
   string(JSON _part_count LENGTH "${COURSE_MANIFEST_JSON}" labs ${_i} parts)
   math(EXPR _part_last "${_part_count} - 1")
-  set(COURSE_LAB_PARTS_${_lab} "")
+  set(_part_ids "")
   set(_parts "")
   foreach(_j RANGE ${_part_last})
     string(JSON _id GET "${COURSE_MANIFEST_JSON}" labs ${_i} parts ${_j} id)
     string(JSON _title GET "${COURSE_MANIFEST_JSON}" labs ${_i} parts ${_j} title)
     string(JSON _kernel GET "${COURSE_MANIFEST_JSON}" labs ${_i} parts ${_j} kernel)
     course_cxx_escape(_title "${_title}")
-    list(APPEND COURSE_LAB_PARTS_${_lab} ${_id})
+    list(APPEND _part_ids ${_id})
     string(APPEND _parts "inline constexpr part_names ${_id}{\"${_id}\", \"${_title}\", \"${_kernel}\"};\n")
   endforeach()
   course_write_generated(${COURSE_MANIFEST_INCLUDE_DIR}/manifest/${_lab}_parts.hpp
@@ -71,7 +70,7 @@ ${_parts}inline constexpr std::size_t part_count = ${_part_count};
 }  // namespace course::manifest::${_lab}
 ")
 
-  list(JOIN COURSE_LAB_PARTS_${_lab} " " _part_words)
+  list(JOIN _part_ids " " _part_words)
   string(APPEND _course_known_labs "{\"${_lab}\", \"${_folder}\", \"${_part_words}\"},\n")
   string(APPEND _course_bench_decls "namespace ${_lab}_reference { course::lab_parts parts(); }\n")
   string(APPEND _course_bench_table "{\"${_lab}\", ${_lab}_reference::parts()},\n")

@@ -42,18 +42,6 @@ void from_json(const nlohmann::json& j, worker_command& v) { enum_from_json(j, v
 void to_json(nlohmann::json& j, sandbox_mode v) { enum_to_json(j, v, sandbox_names); }
 void from_json(const nlohmann::json& j, sandbox_mode& v) { enum_from_json(j, v, sandbox_names, "sandbox mode"); }
 
-const char* to_string(sandbox_mode mode) {
-    for (const auto& [value, name] : sandbox_names)
-        if (value == mode) return name;
-    return "?";
-}
-
-std::optional<sandbox_mode> parse_sandbox_mode(const std::string& name) {
-    for (const auto& [value, text] : sandbox_names)
-        if (name == text) return value;
-    return std::nullopt;
-}
-
 worker_job describe_job(sandbox_mode sandbox) {
     worker_job job;
     job.command = worker_command::describe;

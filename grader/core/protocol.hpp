@@ -259,8 +259,6 @@ void to_json(nlohmann::json& j, worker_command v);
 void from_json(const nlohmann::json& j, worker_command& v);
 void to_json(nlohmann::json& j, sandbox_mode v);
 void from_json(const nlohmann::json& j, sandbox_mode& v);
-const char* to_string(sandbox_mode mode);
-std::optional<sandbox_mode> parse_sandbox_mode(const std::string& name);
 
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_request, sizes, record_sizes, shapes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_request, parts, seed, tolerance_c, inputs, sizes, record_sizes, shapes,

@@ -233,11 +233,6 @@ sandbox_report apply_sandbox(const sandbox_options& opt) {
         r.detail = opt.off_reason.empty() ? "switched off" : "switched off by " + opt.off_reason;
         return r;
     }
-    // Create the output files while their folder can still be written.
-    for (const auto& path : opt.output_files) {
-        const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-        if (fd >= 0) close(fd);
-    }
     // A tool's injected code shares temporary files with the tool: leave its TMPDIR alone.
     if (!opt.scratch.empty() && opt.mode == sandbox_mode::strict) setenv("TMPDIR", opt.scratch.c_str(), 1);
     const std::string limits = apply_limits(opt);
@@ -280,7 +275,6 @@ sandbox_report apply_sandbox(const sandbox_options& opt) {
         char exe[4096];
         if (realpath("/proc/self/exe", exe) != nullptr) allow(ruleset.fd, exe, ll::read_file, problems);
     }
-    for (const auto& path : opt.output_files) allow(ruleset.fd, path, (ll::write_file | ll::truncate) & all, problems);
 
     if (ll::restrict_self(ruleset.fd) != 0) {
         r.status = "unavailable";

@@ -1,7 +1,5 @@
 #pragma once
-#include <optional>
 #include <string>
-#include <vector>
 
 #include "core/protocol.hpp"  // sandbox_mode, sandbox_event
 
@@ -11,9 +9,6 @@ struct sandbox_options {
     sandbox_mode mode = sandbox_mode::strict;
     std::string off_reason;  // why the mode is off, for the report ("COURSE_SANDBOX=off")
     std::string scratch;     // the one folder the worker may write (empty: none)
-    // Files in otherwise closed folders that the worker writes later by name (the
-    // Google Benchmark JSON in the results folder): created now, writable afterwards.
-    std::vector<std::string> output_files;
     // The CPU emulator only: a GPU worker must not cap its address space, because the
     // CUDA driver reserves far more virtual memory than the GPU has.
     bool limit_address_space = false;
