@@ -93,7 +93,7 @@ function(course_guard_args out)
     set(shown ${parent}/kernels.cu)
   endif()
   set(args --lab ${lab} --backend ${backend} --source ${file} --namespace ${lab}_student --display-name ${shown}
-           --allow ${common}/contracts/lab_impl.hpp --allow ${common}/contracts/${lab}.cuh
+           --allow ${common}/contracts/lab_impl.hpp --allow ${COURSE_CONTRACTS_INCLUDE_DIR}/contracts/${lab}.cuh
            --allow ${common}/course/cuda_compat.hpp
            # Of the emulator, only what kernel code compiles against: its CUDA header and
            # the headers that stand in for CUDA's (cooperative groups); never its internals.
@@ -157,11 +157,12 @@ function(course_lab_object out)
   if(NOT TARGET ${binding})
     set(LAB ${lab})
     set(LAB_IMPL ${lab}_${role})
+    set(LAB_BINDING_FILE ${COURSE_LAB_DIR_${lab}}/binding.cuh)
     configure_file(${PROJECT_SOURCE_DIR}/cmake/lab_binding.in
                    ${PROJECT_BINARY_DIR}/generated/${binding}.${ext} @ONLY)
     add_library(${binding} OBJECT ${PROJECT_BINARY_DIR}/generated/${binding}.${ext})
     target_link_libraries(${binding} PRIVATE worker_${backend} course_kernel_env_${backend})
-    # manifest/<lab>_parts.hpp: the part names of labs.json (cmake/course_manifest.cmake).
+    # manifest/<lab>_parts.hpp: the part names of the lab's lab.json (cmake/course_manifest.cmake).
     target_include_directories(${binding} PRIVATE ${PROJECT_SOURCE_DIR}/grader ${COURSE_MANIFEST_INCLUDE_DIR})
   endif()
   set(${out} ${name} ${binding} PARENT_SCOPE)
@@ -216,7 +217,7 @@ function(course_lab_worker target)
 endfunction()
 
 # course_lab_baseline(LAB <lab> BACKEND <backend> OBJECTS <var> NAMESPACE <var> BY_ID <var>)
-# What LAB's speedups are measured against (labs.json): the kernels of its "baseline"
+# What LAB's speedups are measured against (its lab.json): the kernels of its "baseline"
 # course file (lab 5's unpadded kernels), paired with its parts by id, or else the
 # reference of the naive lab (lab 1 A). Sets the object targets to link, their namespace,
 # and whether they pair by id.

@@ -19,7 +19,10 @@ The words of a marker: BENCH FIELD [OTHER] [*FACTOR] [.Nf]
                            transposes (median time over median time, 2 decimals)
            over OTHER      speedup of BENCH over the benchmark OTHER (2 decimals)
            pct OTHER       BENCH's throughput as a percentage of OTHER's (1 decimal)
-  *FACTOR  multiplies the value, for example *0.85 for a grading target
+  *FACTOR  multiplies the value: a number, or a policy value of BENCH's lab (the default
+           policy's lab_defaults with the lab's lab.json keys over them): *threshold, the
+           performance target's fraction of the reference's speedup; *floor, the fraction of
+           the target at which performance credit reaches 0
   .Nf      N decimals instead of the field's default
 
     scripts/cite_figures.py                  # check README.md, labs/*/README.md, docs/*.md
@@ -35,6 +38,7 @@ import re
 import sys
 
 import bench_medians
+import course_policy
 import doc_markers
 import labs_manifest
 
@@ -47,6 +51,8 @@ MARK = MARKERS.mark
 BASELINE = {group: g["baseline"] for group, g in labs_manifest.bench_groups().items()}
 GRADED_SIZE = {group: g["graded_size"] for group, g in labs_manifest.bench_groups().items()}
 DECIMALS = {"us": 1, "ms": 3, "gbps": 0, "x": 2, "over": 2, "pct": 1}
+# The policy values a factor may name, by their key in the policy.
+POLICY_FACTORS = {"threshold": "threshold_fraction", "floor": "floor_fraction"}
 
 
 SpecError = doc_markers.SpecError
@@ -77,6 +83,15 @@ def _bench(term, results):
     return key, n, results[(key, n)]
 
 
+def _policy_value(spec, key, name):
+    """The policy's NAME for the lab of benchmark KEY (lab3.B: lab3)."""
+    lab = key.split(".")[0]
+    try:
+        return course_policy.lab(lab)[name]
+    except KeyError:
+        raise SpecError(f"'{spec}': '{key}' is no lab's benchmark, so it has no {name}") from None
+
+
 def value(spec, results):
     """Returns (value, decimals) for the words of a marker."""
     words = spec.split()
@@ -104,11 +119,14 @@ def value(spec, results):
         v = other["us"] / r["us"] if field == "over" else 100.0 * r["gbps"] / other["gbps"]
     decimals = DECIMALS[field]
     for word in rest:
-        if word.startswith("*"):
+        if word.startswith("*") and word[1:] in POLICY_FACTORS:
+            v *= _policy_value(spec, key, POLICY_FACTORS[word[1:]])
+        elif word.startswith("*"):
             try:
                 v *= float(word[1:])
             except ValueError:
-                raise SpecError(f"'{spec}': bad factor '{word}'") from None
+                raise SpecError(f"'{spec}': bad factor '{word}' (a number, or one of "
+                                f"{', '.join('*' + f for f in POLICY_FACTORS)})") from None
         elif re.fullmatch(r"\.\d+f", word):
             decimals = int(word[1:-1])
         else:

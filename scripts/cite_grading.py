@@ -8,7 +8,8 @@ A cited statement is marked in the Markdown with an HTML comment, which GitHub d
 
     a failed check costs the part <!-- grading lab2 emulated cost no_divergence -->all its points<!-- /grading -->
 
-The words of a marker: LAB BACKEND WHAT [ARG], BACKEND gpu or emulated, WHAT one of
+The words of a marker: LAB BACKEND WHAT [ARG], LAB a lab or `all` (every lab, which must
+agree), BACKEND gpu or emulated, WHAT one of
 
   sizes | records | shapes   the correctness cases: reduction sizes, lab 5's record counts,
                              transpose shapes ("1, 31, ..., 2^24+7 and 2^25"; sizes from 2^20 on
@@ -22,6 +23,15 @@ The words of a marker: LAB BACKEND WHAT [ARG], BACKEND gpu or emulated, WHAT one
                              its points", or for a check of the whole file "every part all
                              its points"; CHECK `technique` stands for every technique check
   racecheck                  (gpu) the parts compute-sanitizer racecheck runs on ("B and C")
+  threshold [fraction]       (gpu) the performance target, as a share of the reference's
+                             speedup: "85%", or with `fraction` "0.85"
+  floor [fraction]           (gpu) where performance credit reaches 0, as a share of the
+                             target: "50%", or "0.5"
+  weight [performance]       (gpu) the share of a part's points for correctness ("60%"), or
+                             with `performance` for performance ("40%")
+  rounds | max_rounds | confidence   (gpu) the timing's interleaved rounds ("21"), the most
+                             it measures when undecided ("63"), the confidence of its
+                             interval ("95%")
 
     scripts/cite_grading.py                        # check README.md, labs/*/README.md, docs/*.md
     scripts/cite_grading.py --fix                  # rewrite the marked statements
@@ -37,6 +47,7 @@ import os
 import subprocess
 import sys
 
+import course_policy
 import doc_markers
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -101,19 +112,51 @@ def _cost(lab, backend, check, part):
     return words.pop()
 
 
+def _target(lab, what, args):
+    if "target" not in lab:
+        raise SpecError("the plan has no performance target (a grader older than the marker)")
+    if what == "weight":
+        if args and args != ["performance"]:
+            raise SpecError(f"'weight' takes 'performance' or nothing, not '{args[0]}'")
+        weight = lab["target"]["correctness_weight"]
+        return f"{100 * (1 - weight if args else weight):g}%"
+    fraction = lab["target"][f"{what}_fraction"]
+    if args and args != ["fraction"]:
+        raise SpecError(f"'{what}' takes 'fraction' or nothing, not '{args[0]}'")
+    return f"{fraction:g}" if args else f"{100 * fraction:g}%"
+
+
+def policy_disagreements(plan):
+    """Where the scripts' reading of the default policy (course_policy.py, which cite_figures'
+    *threshold and *floor use) differs from the grader's plan: [] when they agree."""
+    wrong = []
+    for name, lab in plan["labs"].items():
+        mine = course_policy.lab(name)
+        for key, value in lab.get("target", {}).items():
+            if mine[key] != value:
+                wrong.append(f"{name}.{key}: the grader has {value}, scripts/course_policy.py reads {mine[key]}")
+    return wrong
+
+
 def render(spec, plan):
     """The text a marker must hold."""
     words = spec.split()
     if len(words) < 3:
         raise SpecError(f"'{spec}': expected LAB BACKEND WHAT")
     lab_name, backend, what, args = words[0], words[1], words[2], words[3:]
+    if lab_name == "all":
+        texts = {render(" ".join([name] + words[1:]), plan) for name in plan["labs"]}
+        if len(texts) > 1:
+            raise SpecError(f"'{spec}': the labs differ ({', '.join(sorted(texts))}): name the lab")
+        return texts.pop()
     if lab_name not in plan["labs"]:
         raise SpecError(f"'{spec}': no lab '{lab_name}'")
     if backend not in ("gpu", "emulated"):
         raise SpecError(f"'{spec}': the backend is gpu or emulated, not '{backend}'")
     lab = plan["labs"][lab_name]
     wanted = {"sizes": 0, "records": 0, "shapes": 0, "max": 0, "correctness": 0, "performance": 0,
-              "technique": (0, 1), "cost": (1, 2), "racecheck": 0}
+              "technique": (0, 1), "cost": (1, 2), "racecheck": 0, "threshold": (0, 1), "floor": (0, 1),
+              "weight": (0, 1), "rounds": 0, "max_rounds": 0, "confidence": 0}
     if what not in wanted:
         raise SpecError(f"'{spec}': unknown WHAT '{what}' (one of {', '.join(wanted)})")
     counts = wanted[what] if isinstance(wanted[what], tuple) else (wanted[what],)
@@ -134,8 +177,14 @@ def render(spec, plan):
         if what == "cost":
             return _cost(lab, backend, args[0], args[1] if len(args) > 1 else None)
         if backend != "gpu":
-            raise SpecError("racecheck runs on a GPU only: write 'gpu'")
-        return listing(lab["race_check_parts"])
+            raise SpecError(f"{what} is of the timing, which runs on a GPU only: write 'gpu'")
+        if what == "racecheck":
+            return listing(lab["race_check_parts"])
+        if what in ("rounds", "max_rounds"):
+            return str(plan["timing"][what])
+        if what == "confidence":
+            return f"{100 * plan['timing'][what]:g}%"
+        return _target(lab, what, args)
     except SpecError as e:
         raise SpecError(f"'{spec}': {e}") from None
 
@@ -153,6 +202,12 @@ def main(argv=None, root=ROOT, out=sys.stdout):
         plan = load_plan(args.grader, args.policy, args.plan)
     except (OSError, ValueError, subprocess.SubprocessError) as e:
         print(f"cite_grading: cannot read the grader's plan: {e}", file=out)
+        return 2
+    # A plan of the defaults from the grader itself: the scripts must read the same policy.
+    wrong = [] if args.policy or args.plan else policy_disagreements(plan)
+    for line in wrong:
+        print(f"cite_grading: {line}", file=out)
+    if wrong:
         return 2
     files = args.files or doc_markers.default_files(root)
     return MARKERS.check_files(files, lambda spec: render(spec, plan), args.fix, "cite_grading", "the grader",

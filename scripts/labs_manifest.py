@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""The course's labs, as labs.json at the repository root lists them (CMake reads the same
-file: cmake/course_manifest.cmake).
+"""The course's labs: labs.json at the repository root lists them in course order (name and
+folder), and each folder's lab.json holds the lab's title, parts, hints, baseline and policy
+keys (CMake reads the same files: cmake/course_manifest.cmake).
 
     scripts/labs_manifest.py names      # lab1 lab2 ...: the Makefile's list of labs
     scripts/labs_manifest.py folders    # lab1_divergent lab2_interleaved ...
@@ -14,12 +15,19 @@ PATH = os.path.join(ROOT, "labs.json")
 
 
 def load(path=PATH):
+    """labs.json, each lab's entry completed with its folder's lab.json."""
     with open(path) as f:
-        return json.load(f)
+        manifest = json.load(f)
+    root = os.path.dirname(os.path.abspath(path))
+    for lab in manifest["labs"]:
+        lab_file = os.path.join(root, "labs", lab["folder"], "lab.json")
+        with open(lab_file) as f:
+            lab.update(json.load(f))
+    return manifest
 
 
 def labs(manifest=None):
-    """The labs in course order, each {"name", "folder", "title", "parts", ["baseline"]}."""
+    """The labs in course order, each {"name", "folder", "title", "parts", ["baseline"], ["hints"], "policy"}."""
     return (manifest or load())["labs"]
 
 

@@ -7,7 +7,7 @@
 
 namespace course {
 
-// `names`: the part's id, title and kernel name, from labs.json (manifest/<lab>_parts.hpp).
+// `names`: the part's id, title, kernel name and hint, from the lab's lab.json (manifest/<lab>_parts.hpp).
 inline part make_reduction_part(const manifest::part_names& names, reduce_kernel kernel, reduction_shape shape) {
     part p = manifest::named_part(names);
     const char* kernel_name = names.kernel;

@@ -88,10 +88,14 @@ nlohmann::json grading_plan(const policy& pol,
                             const std::vector<std::pair<std::string, std::vector<std::string>>>& labs) {
     nlohmann::json out;
     out["cases"] = {{"gpu", cases_json(cases_of(pol, false))}, {"emulated", cases_json(cases_of(pol, true))}};
+    out["timing"] = {{"rounds", pol.rounds}, {"max_rounds", pol.max_rounds}, {"confidence", pol.confidence}};
     for (const auto& [lab, parts] : labs) {
         const lab_policy& lp = pol.lab(lab);
         nlohmann::json& l = out["labs"][lab];
         l["race_check_parts"] = lp.race_check_parts;
+        l["target"] = {{"threshold_fraction", lp.threshold_fraction},
+                       {"floor_fraction", lp.floor_fraction},
+                       {"correctness_weight", lp.correctness_weight}};
         for (const bool gpu : {true, false}) {
             const char* backend = gpu ? "gpu" : "emulated";
             const double correctness = lp.points * lp.correctness_weight;

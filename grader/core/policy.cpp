@@ -153,8 +153,13 @@ policy parse_policy(const nlohmann::json& doc) {
         require(parse_input_kind(name).has_value(), "race_check.inputs: unknown input kind \"" + name + "\"");
     require(p.race_check_timeout_seconds > 0, "race_check.timeout_seconds must be positive");
 
+    require(doc.contains("lab_defaults") && doc["lab_defaults"].is_object(), "\"lab_defaults\" must be an object");
     require(doc.contains("labs") && doc["labs"].is_object(), "\"labs\" must be an object");
-    for (const auto& [name, obj] : doc["labs"].items()) {
+    for (const auto& [name, keys] : doc["labs"].items()) {
+        require(keys.is_object(), "labs." + name + " must be an object");
+        // A lab's keys over the defaults of every lab.
+        nlohmann::json obj = doc["lab_defaults"];
+        obj.merge_patch(keys);
         lab_policy lp;
         const std::string where = "labs." + name;
         read(obj, "points", lp.points, where);
@@ -193,9 +198,9 @@ std::string key_list(const nlohmann::json& obj) {
 }
 
 // A key of an instructor's file that the defaults do not have is a typo, never a setting
-// to ignore: the defaults are the schema. A lab's keys are any default lab's (race_check_parts
-// and emulated_checks are not in every lab), its emulated_checks' keys are part ids, and
-// each forbidden library's keys are its rule's.
+// to ignore: the defaults are the schema. A lab's keys are lab_defaults' and any lab's own
+// (race_check_parts and emulated_checks are not in every lab), its emulated_checks' keys are
+// part ids, and each forbidden library's keys are its rule's.
 void refuse_unknown_keys(const nlohmann::json& mine, const nlohmann::json& known, const std::string& where,
                          const std::string& origin) {
     if (!mine.is_object() || !known.is_object()) return;
@@ -207,7 +212,7 @@ void refuse_unknown_keys(const nlohmann::json& mine, const nlohmann::json& known
                                (where.empty() ? "the keys are " : "the keys of " + where + " are ") +
                                key_list(known) + ")");
         if (path == "labs") {
-            nlohmann::json any_lab = nlohmann::json::object();
+            nlohmann::json any_lab = known.at("lab_defaults");
             for (const auto& [name, lab] : known.at("labs").items()) any_lab.update(lab);
             for (const auto& [name, lab] : value.items()) {
                 if (!known.at("labs").contains(name))
@@ -231,6 +236,8 @@ void refuse_unknown_keys(const nlohmann::json& mine, const nlohmann::json& known
 
 policy load_policy(const std::string& override_file) {
     nlohmann::json doc = parse_jsonc(default_policy_text(), "built-in default policy");
+    // Each lab's own keys, from its lab.json (cmake/course_manifest.cmake).
+    doc["labs"] = parse_jsonc(default_lab_policies_text(), "the labs' lab.json policies");
     if (!override_file.empty()) {
         std::ifstream in(override_file);
         if (!in) throw policy_error("cannot read policy file " + override_file);

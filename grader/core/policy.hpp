@@ -15,8 +15,8 @@ struct policy_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-// Every value comes from the policy file (grader/policy/default_policy.jsonc, with an
-// instructor's file merged over it): the structs hold no defaults of their own, so that
+// Every value comes from the policy file (grader/policy/default_policy.jsonc and the labs'
+// lab.json policies, with an instructor's file merged over them): the structs hold no defaults of their own, so that
 // no number here can disagree with it.
 struct lab_policy {
     double points = 0;
@@ -91,8 +91,10 @@ struct policy {
     const lab_policy& lab(const std::string& name) const;
 };
 
-// The defaults compiled into the grader (grader/policy/default_policy.jsonc).
+// The defaults compiled into the grader (grader/policy/default_policy.jsonc), and every
+// lab's own policy keys, the default policy's "labs" ({lab: keys}, from each lab.json).
 const char* default_policy_text();
+const char* default_lab_policies_text();
 
 // Defaults, with `override_file` (if not empty) merged over them. Throws policy_error
 // with a message that names the file and the key.

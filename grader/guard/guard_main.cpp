@@ -4,7 +4,7 @@
 //
 //   course_cc_guard --lab lab3 --backend gpu --source /abs/labs/lab3_unrolled/kernels.cu
 //       --namespace lab3_student --display-name labs/lab3_unrolled/kernels.cu
-//       --allow /abs/common/contracts/lab3.cuh --allow /abs/common/emu/ ... -- nvcc ... -o obj -c wrapper.cu
+//       --allow /abs/build/generated/lab_contracts/contracts/lab3.cuh --allow /abs/common/emu/ ... -- nvcc ... -o obj -c wrapper.cu
 //
 // It checks the file's directives, the files its compile reaches, its own tokens, then
 // compiles it under limits showing only the messages about it, then checks the object.

@@ -154,7 +154,8 @@ def about_the_file(log, lab, kind, display):
     if kind == "link_error":
         kept = [line for line in without_chatter(log)
                 if f"{lab}_student" in line or re.search(r"undefined reference|multiple definition", line)]
-        return kept + [f"hint: the file must define every kernel and constant that common/contracts/{lab}.cuh "
+        contract = f"labs/{lab_folders().get(lab, '<folder>')}/contract.cuh"
+        return kept + [f"hint: the file must define every kernel and constant that {contract} "
                        "declares, with the same names and parameters, each once"] if kept else []
     kept, keep = [], False
     for line in log.splitlines():

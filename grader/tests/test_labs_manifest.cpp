@@ -1,5 +1,5 @@
-// labs.json against what must agree with it: the grader's list of labs (generated from it)
-// and the default policy (written by hand), which must grade every lab and only those.
+// labs.json and the labs' lab.json against what must agree with them: the grader's list of
+// labs (generated from them) and the default policy, which must grade every lab and only those.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -9,26 +9,34 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/policy.hpp"
 #include "supervisor/known_labs.hpp"
 
 namespace {
 
-nlohmann::json read_json(const char* path) {
+nlohmann::json read_json(const std::string& path) {
     std::ifstream in(path);
     REQUIRE_MESSAGE(in.good(), "cannot read " << path);
     std::stringstream text;
     text << in.rdbuf();
-    // The policy is JSON with comments.
-    return nlohmann::json::parse(text.str(), nullptr, true, true);
+    return nlohmann::json::parse(text.str());
 }
 
+// labs.json, each entry completed with its folder's lab.json.
 const nlohmann::json& manifest() {
-    static const nlohmann::json m = read_json(COURSE_LABS_JSON);
+    static const nlohmann::json m = [] {
+        nlohmann::json doc = read_json(COURSE_LABS_JSON);
+        const std::string root = std::string(COURSE_LABS_JSON).substr(0, std::string(COURSE_LABS_JSON).rfind('/'));
+        for (auto& lab : doc.at("labs")) {
+            CHECK_MESSAGE(lab.size() == 2, "labs.json holds only each lab's name and folder");
+            lab.update(read_json(root + "/labs/" + lab.at("folder").get<std::string>() + "/lab.json"));
+        }
+        return doc;
+    }();
     return m;
 }
 
 }  // namespace
-
 TEST_CASE("the manifest lists labs with a folder and parts, and unique names") {
     const auto& labs = manifest().at("labs");
     REQUIRE(labs.size() >= 5);
@@ -63,20 +71,33 @@ TEST_CASE("the grader knows exactly the manifest's labs, in its order") {
 }
 
 TEST_CASE("the default policy grades every lab of the manifest, and no other") {
-    const nlohmann::json policy = read_json(COURSE_DEFAULT_POLICY);
-    const auto& entries = policy.at("labs");
+    const course::policy policy = course::load_policy("");
     std::set<std::string> names;
     for (const auto& lab : manifest().at("labs")) {
         const std::string name = lab.at("name").get<std::string>();
         names.insert(name);
         INFO("lab: " << name);
-        REQUIRE(entries.contains(name));
-        CHECK(entries.at(name).at("points").get<double>() > 0);
-        // The parts the policy singles out exist in the manifest.
+        REQUIRE(policy.labs.count(name) == 1);
+        CHECK(policy.lab(name).points > 0);
+        // The parts the lab's policy singles out exist.
         std::set<std::string> ids;
         for (const auto& part : lab.at("parts")) ids.insert(part.at("id").get<std::string>());
-        for (const auto& id : entries.at(name).value("race_check_parts", nlohmann::json::array()))
-            CHECK(ids.count(id.get<std::string>()) == 1);
+        for (const auto& id : policy.lab(name).race_check_parts) CHECK(ids.count(id) == 1);
+        for (const auto& [id, checks] : policy.lab(name).emulated_checks) CHECK(ids.count(id) == 1);
     }
-    for (const auto& [name, entry] : entries.items()) CHECK_MESSAGE(names.count(name) == 1, name << " is not in labs.json");
+    for (const auto& [name, entry] : policy.labs) CHECK_MESSAGE(names.count(name) == 1, name << " is not in labs.json");
+    // The defaults every lab starts from, and a lab's own keys over them (labs/lab4_shuffle/lab.json).
+    CHECK(policy.lab("lab1").threshold_fraction == 0.85);
+    CHECK(policy.lab("lab1").checks == std::vector<std::string>{"no_libraries"});
+    CHECK(policy.lab("lab4").checks == std::vector<std::string>{"no_libraries", "uses_shuffle"});
+    CHECK(policy.lab("lab4").threshold_fraction == 0.85);
+    CHECK(policy.lab("lab3").race_check_parts == std::vector<std::string>{"B", "C"});
+}
+
+TEST_CASE("a part's hint comes from its lab.json") {
+    const auto& lab3 = manifest().at("labs").at(2);
+    REQUIRE(lab3.at("name") == "lab3");
+    REQUIRE(lab3.at("hints").size() == 1);
+    CHECK(lab3.at("hints")[0].at("parts") == nlohmann::json::array({"B", "C"}));
+    CHECK(lab3.at("hints")[0].at("text").get<std::string>().rfind("Look at the last warp's steps.", 0) == 0);
 }

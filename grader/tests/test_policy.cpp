@@ -55,6 +55,26 @@ TEST_CASE("an instructor's file overrides only the keys it names") {
     std::remove(path.c_str());
 }
 
+TEST_CASE("an instructor's lab_defaults reach every lab; a lab's own key beats them") {
+    const std::string path = write_temp(R"({
+        "lab_defaults": {"threshold_fraction": 0.8, "checks": ["no_libraries"]},
+        "labs": {"lab2": {"threshold_fraction": 0.9}}
+    })");
+    const policy p = load_policy(path);
+    CHECK(p.lab("lab1").threshold_fraction == 0.8);
+    CHECK(p.lab("lab2").threshold_fraction == 0.9);
+    CHECK(p.lab("lab5").threshold_fraction == 0.8);
+    CHECK(p.lab("lab3").floor_fraction == 0.5);
+    // lab 4's lab.json names its checks itself, so the instructor's default list does not reach it.
+    CHECK(p.lab("lab4").checks == std::vector<std::string>{"no_libraries", "uses_shuffle"});
+    CHECK(p.lab("lab1").checks == std::vector<std::string>{"no_libraries"});
+    std::remove(path.c_str());
+    const std::string per_part = write_temp(R"({"lab_defaults": {"race_check_parts": ["A"]}})");
+    CHECK_THROWS_WITH_AS(load_policy(per_part), doctest::Contains("unknown key lab_defaults.race_check_parts"),
+                         policy_error);
+    std::remove(per_part.c_str());
+}
+
 TEST_CASE("bad policies are rejected with a message naming the key") {
     const std::string bad_type = write_temp(R"({"timing": {"rounds": "many"}})");
     CHECK_THROWS_WITH_AS(load_policy(bad_type), doctest::Contains("timing.rounds"), policy_error);

@@ -29,6 +29,8 @@ import time
 import unittest
 from pathlib import Path
 
+from course_copy import copy_course
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 FOLDER = "lab1_divergent"
@@ -52,17 +54,6 @@ __global__ void reduce_divergent(const float* in, float* out, unsigned n) {
 
 def sha256(data):
     return hashlib.sha256(data).hexdigest()
-
-
-def copy_course(dest):
-    """The course's sources, without its builds and its git history."""
-    def ignore(folder, names):
-        skip = {n for n in names if n in (".git", "__pycache__")}
-        if Path(folder).resolve() == ROOT:
-            skip |= {n for n in names if n.startswith("build")}
-        skip |= {n for n in names if (Path(folder, n) / "CMakeCache.txt").exists()}
-        return skip
-    shutil.copytree(ROOT, dest, ignore=ignore, symlinks=True)
 
 
 class Lines:

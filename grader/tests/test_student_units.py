@@ -107,7 +107,7 @@ class Messages(unittest.TestCase):
         self.assertEqual(len(lines), 3)
         self.assertIn("undefined reference to `lab1_student::reduce_divergent", lines[1])
         self.assertTrue(lines[2].startswith("hint: the file must define every kernel and constant that "
-                                            "common/contracts/lab1.cuh declares"))
+                                            "labs/lab1_divergent/contract.cuh declares"))
 
     def test_without_a_line_naming_the_file_the_log_is_shown_without_chatter(self):
         shown = course_build.student_messages(NINJA_REFUSED, "lab3", "rejected", "elsewhere/kernels.cu")

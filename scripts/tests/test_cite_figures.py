@@ -103,6 +103,14 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(cite_figures.render("lab5.A x .3f", r), "1.600")
         self.assertEqual(cite_figures.render("lab4.B x *0.85 .1f", r), "5.4")
 
+    def test_policy_factors_are_the_labs_policy(self):
+        r = self.results
+        # The default policy's lab_defaults: threshold_fraction 0.85, floor_fraction 0.5.
+        self.assertEqual(cite_figures.render("lab3.B x *threshold", r), "3.40")
+        self.assertEqual(cite_figures.render("lab3.B x *threshold *floor", r), "1.70")
+        with self.assertRaisesRegex(cite_figures.SpecError, "no lab's benchmark, so it has no threshold_fraction"):
+            cite_figures.render("cub us *threshold", r)
+
     def test_unknown_names_are_errors(self):
         r = self.results
         for spec in ("lab9.A x", "lab3.B@2^20 x", "lab3.B speed", "lab3.B", "lab5.B over", "lab3.B x *two",

@@ -29,9 +29,11 @@ PLAN = {
         "emulated": {"sizes": [1, 65535, 131079], "large_sizes": [4194311], "record_sizes": [16383],
                      "large_record_sizes": [524309], "shapes": ["257x129"], "inputs": ["random"]},
     },
+    "timing": {"rounds": 21, "max_rounds": 63, "confidence": 0.95},
     "labs": {
         "lab2": {
             "race_check_parts": [],
+            "target": {"threshold_fraction": 0.85, "floor_fraction": 0.5, "correctness_weight": 0.6},
             "points": {"gpu": {"max": 100.0, "correctness": 60.0, "performance": 40.0},
                        "emulated": {"max": 60.0, "correctness": 60.0, "performance": 0.0}},
             "parts": {
@@ -44,6 +46,7 @@ PLAN = {
         },
         "lab3": {
             "race_check_parts": ["B", "C"],
+            "target": {"threshold_fraction": 0.9, "floor_fraction": 0.5, "correctness_weight": 0.7},
             "points": {"gpu": {"max": 100.0, "correctness": 60.0, "performance": 40.0},
                        "emulated": {"max": 60.0, "correctness": 60.0, "performance": 0.0}},
             "parts": {p: {"gpu": common() + [check("no_divergence", "performance")],
@@ -90,6 +93,32 @@ class RenderTest(unittest.TestCase):
         self.assertEqual(render("lab2 gpu racecheck"), "none")
         with self.assertRaisesRegex(cite_grading.SpecError, "GPU only"):
             render("lab3 emulated racecheck")
+
+    def test_the_performance_rule(self):
+        self.assertEqual(render("lab2 gpu threshold"), "85%")
+        self.assertEqual(render("lab3 gpu threshold fraction"), "0.9")
+        self.assertEqual(render("lab3 gpu floor"), "50%")
+        self.assertEqual(render("lab2 gpu floor fraction"), "0.5")
+        self.assertEqual(render("lab2 gpu weight"), "60%")
+        self.assertEqual(render("lab3 gpu weight performance"), "30%")
+        self.assertEqual((render("lab2 gpu rounds"), render("lab2 gpu max_rounds"), render("lab2 gpu confidence")),
+                         ("21", "63", "95%"))
+        # `all`: every lab, which must agree.
+        self.assertEqual(render("all gpu floor"), "50%")
+        with self.assertRaisesRegex(cite_grading.SpecError, r"the labs differ \(85%, 90%\): name the lab"):
+            render("all gpu threshold")
+        with self.assertRaisesRegex(cite_grading.SpecError, "GPU only"):
+            render("lab2 emulated threshold")
+        with self.assertRaisesRegex(cite_grading.SpecError, "'threshold' takes 'fraction' or nothing"):
+            render("lab2 gpu threshold percent")
+
+    def test_the_scripts_read_the_policy_as_the_grader_does(self):
+        plan = {"labs": {"lab1": {"target": {"threshold_fraction": 0.85, "floor_fraction": 0.5,
+                                             "correctness_weight": 0.6}}}}
+        self.assertEqual(cite_grading.policy_disagreements(plan), [])
+        plan["labs"]["lab1"]["target"]["threshold_fraction"] = 0.8
+        self.assertEqual(cite_grading.policy_disagreements(plan),
+                         ["lab1.threshold_fraction: the grader has 0.8, scripts/course_policy.py reads 0.85"])
 
     def test_bad_specs_name_what_is_wrong(self):
         for spec, message in (("lab9 gpu max", "no lab 'lab9'"), ("lab2 cpu max", "gpu or emulated"),

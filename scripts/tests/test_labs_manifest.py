@@ -1,4 +1,5 @@
-"""labs.json against the scripts that draw and cite its labs: the same labs, parts and plot names."""
+"""labs.json and the labs' lab.json against the scripts that draw and cite the labs: the same labs,
+parts and plot names."""
 import json
 import os
 import re
@@ -24,14 +25,23 @@ class ManifestTest(unittest.TestCase):
         for lab in labs_manifest.labs():
             for tree in ("labs", "solutions"):
                 self.assertTrue(os.path.isfile(os.path.join(ROOT, tree, lab["folder"], "kernels.cu")), lab["name"])
-            self.assertTrue(os.path.isfile(os.path.join(ROOT, "common", "contracts", lab["name"] + ".cuh")))
-            self.assertTrue(os.path.isfile(os.path.join(ROOT, "grader", "bindings", lab["name"] + "_binding.cuh")))
+            for name in ("lab.json", "contract.cuh", "binding.cuh", "README.md"):
+                self.assertTrue(os.path.isfile(os.path.join(ROOT, "labs", lab["folder"], name)), name)
+            self.assertTrue(lab["title"])
+            self.assertEqual(len({part["id"] for part in lab["parts"]}), len(lab["parts"]))
             if "baseline" in lab:
                 self.assertTrue(os.path.isfile(os.path.join(ROOT, lab["baseline"])))
 
     def test_every_lab_folder_is_in_the_manifest(self):
         folders = sorted(d for d in os.listdir(os.path.join(ROOT, "labs")) if re.match(r"lab\d+_", d))
         self.assertEqual(folders, sorted(lab["folder"] for lab in labs_manifest.labs()))
+
+    def test_a_lab_is_its_folder_and_one_line(self):
+        # labs.json holds only the order; every other fact of a lab is in its folder.
+        with open(labs_manifest.PATH) as f:
+            raw = json.load(f)
+        self.assertEqual([sorted(entry) for entry in raw["labs"]], [["folder", "name"]] * len(raw["labs"]))
+        self.assertEqual(labs_manifest.labs()[2]["parts"][1]["kernel"], "reduce_warp_unrolled")
 
     def test_makefile_helper_prints_the_names(self):
         out = subprocess.run([sys.executable, os.path.join(ROOT, "scripts", "labs_manifest.py"), "names"],

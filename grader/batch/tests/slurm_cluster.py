@@ -15,8 +15,9 @@ does not come up), SlurmSkip is raised with a one-line reason, so a ctest can
 print it and exit 77 (SKIPPED).
 
 CLI:  slurm_cluster.py check   -> prints "ok" (exit 0) or the reason (exit 77)
-      slurm_cluster.py demo    -> starts a cluster, runs a job array and a few
-                                  failing jobs, prints their final states.
+
+The batch.slurm test (test_slurm.py) is what exercises it: a job array graded on it, a
+task cancelled, a task failing.
 """
 
 import os
@@ -28,6 +29,8 @@ import subprocess
 import sys
 import tempfile
 import time
+
+from slurm_processes import children_of, free_port, mem_total_mb, pids_using
 
 SKIP_EXIT_CODE = 77
 PROGRAMS = ("munged", "munge", "unmunge", "slurmctld", "slurmd",
@@ -60,62 +63,6 @@ def skip_reason():
         return ("Slurm test cluster: not installed: " + ", ".join(missing)
                 + " (apt-get install slurm-wlm munge)")
     return None
-
-
-def _free_port():
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def _mem_total_mb():
-    with open("/proc/meminfo") as f:
-        for line in f:
-            if line.startswith("MemTotal:"):
-                return int(line.split()[1]) // 1024
-    return 1024
-
-
-def _children_of(pids):
-    """pids plus all their descendants, read from /proc."""
-    parent = {}
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                stat = f.read()
-        except OSError:
-            continue
-        # The command name sits in parentheses and may contain spaces.
-        fields = stat[stat.rfind(")") + 2:].split()
-        parent[int(entry)] = int(fields[1])
-    found = set(pids)
-    grew = True
-    while grew:
-        grew = False
-        for pid, ppid in parent.items():
-            if ppid in found and pid not in found:
-                found.add(pid)
-                grew = True
-    return found
-
-
-def _pids_using(folder):
-    """Processes holding an open file or socket inside folder."""
-    folder = os.path.realpath(folder) + os.sep
-    users = set()
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit() or int(entry) == os.getpid():
-            continue
-        fd_dir = f"/proc/{entry}/fd"
-        try:
-            targets = [os.readlink(os.path.join(fd_dir, fd)) for fd in os.listdir(fd_dir)]
-        except OSError:
-            continue
-        if any(t.startswith(folder) for t in targets):
-            users.add(int(entry))
-    return users
 
 
 class SlurmCluster:
@@ -157,7 +104,7 @@ class SlurmCluster:
         return key
 
     def _write_conf(self):
-        mem_mb = _mem_total_mb()
+        mem_mb = mem_total_mb()
         real_mem = max(256, mem_mb - max(512, mem_mb // 10))
         p = self._path
         gres = ""
@@ -308,7 +255,7 @@ class SlurmCluster:
             os.chmod(self.state_dir, 0o755)
             for sub in ("munge", "ctld", "spool", "run", "log"):
                 os.mkdir(self._path(sub), 0o755)
-            self.ctld_port, self.slurmd_port = _free_port(), _free_port()
+            self.ctld_port, self.slurmd_port = free_port(), free_port()
             key = self._write_munge_key()
             self._write_conf()
             self.env = self._make_env()
@@ -367,7 +314,7 @@ class SlurmCluster:
                 proc.wait()
         # slurmstepd daemonizes away from slurmd; whatever still holds a
         # socket in our spool folder (and its children) belongs to us.
-        leftovers = _children_of(_pids_using(self.state_dir)) - {os.getpid()}
+        leftovers = children_of(pids_using(self.state_dir)) - {os.getpid()}
         for pid in leftovers:
             try:
                 os.kill(pid, signal.SIGKILL)
@@ -437,88 +384,14 @@ class SlurmCluster:
 
 
 # -------------------------------------------------------------------- CLI
-def _demo(quick):
-    t = time.monotonic()
-    shared = tempfile.mkdtemp(prefix="slurm-demo-")
-    os.chmod(shared, 0o755)
-    try:
-        with SlurmCluster() as c:
-            print(f"started in {c.timings['start']:.2f}s "
-                  f"(munged {c.timings['munged']:.2f}, slurmctld {c.timings['slurmctld']:.2f}, "
-                  f"slurmd {c.timings['slurmd']:.2f}); cpus={c.cpus} partition={c.partition}")
-
-            def sbatch(*args):
-                out = c.run("sbatch", "--parsable", f"--chdir={shared}", *args).stdout
-                return out.strip().split(";")[0]
-
-            t1 = time.monotonic()
-            # Task 4 exits 3 (FAILED); task 5 sleeps and gets cancelled.
-            array_script = (
-                'echo "task=$SLURM_ARRAY_TASK_ID job=$SLURM_ARRAY_JOB_ID '
-                'cpus=$SLURM_CPUS_ON_NODE cuda=${CUDA_VISIBLE_DEVICES-unset}" '
-                '> result_$SLURM_ARRAY_TASK_ID.txt; '
-                '[ "$SLURM_ARRAY_TASK_ID" = 4 ] && exit 3; '
-                '[ "$SLURM_ARRAY_TASK_ID" = 5 ] && sleep 300; exit 0')
-            arr = sbatch("--job-name=arr", "--array=0-5%3", f"--output={shared}/%x-%A_%a.out", "--cpus-per-task=1",
-                         "--time=5", "--wrap", array_script)
-            jobs = [arr]
-            if not quick:
-                # Slurm's smallest limit is 1 minute and slurmctld checks limits
-                # every 30 s, so TIMEOUT arrives 60-90 s after the start.
-                jobs.append(sbatch("--job-name=tmo", "--time=1", "--cpus-per-task=1",
-                                   f"--output={shared}/%x-%j.out", "--wrap", "sleep 300"))
-            print(f"submitted {' and '.join(jobs)} "
-                  f"in {time.monotonic() - t1:.2f}s")
-            # Cancel task 5 once it runs.
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                if c.job_states(f"{arr}_5").get(f"{arr}_5", ("",))[0] == "RUNNING":
-                    c.run("scancel", f"{arr}_5")
-                    break
-                time.sleep(0.3)
-            t2 = time.monotonic()
-            states = c.wait_final(jobs, timeout=240)
-            print(f"all final {time.monotonic() - t1:.1f}s after submit "
-                  f"(waited {time.monotonic() - t2:.1f}s after cancel)")
-            for jid in sorted(states, key=lambda s: (len(s), s)):
-                print(f"  squeue  {jid:10s} {states[jid][0]:10s} reason={states[jid][1]}")
-            for rec in c.jobcomp_records():
-                print(f"  jobcomp {rec.get('JobId', '?'):10s} {rec.get('JobState', '?'):10s} "
-                      f"ExitCode={rec.get('ExitCode', '?')} "
-                      f"Array={rec.get('ArrayJobId', '-')}_{rec.get('ArrayTaskId', '-')}")
-            sc = c.run("scontrol", "show", "job", "-o", jobs[-1]).stdout
-            print("  scontrol", " ".join(w for w in sc.split()
-                                          if w.split("=")[0] in ("JobId", "JobState", "Reason", "ExitCode", "RunTime", "TimeLimit")))
-            sa = c.run("sacct", "-j", arr, "-X", "-o", "JobID,State,ExitCode", check=False)
-            print(f"  sacct rc={sa.returncode}: {(sa.stdout + sa.stderr).strip()}")
-            print("  files:", sorted(os.listdir(shared)))
-            ts = time.monotonic()
-        print(f"stopped in {c.timings['stop']:.2f}s (stop() call {time.monotonic() - ts:.2f}s); "
-              f"demo total {time.monotonic() - t:.1f}s")
-    finally:
-        shutil.rmtree(shared, ignore_errors=True)
-
-
 def main(argv):
-    cmd = argv[1] if len(argv) > 1 else "check"
-    if cmd == "check":
-        reason = skip_reason()
-        print(reason or "ok")
-        return SKIP_EXIT_CODE if reason else 0
-    if cmd in ("demo", "start-stop"):
-        try:
-            if cmd == "demo":
-                _demo(quick="--quick" in argv)
-            else:
-                with SlurmCluster() as c:
-                    print(f"started in {c.timings['start']:.2f}s")
-                print(f"stopped in {c.timings['stop']:.2f}s")
-        except SlurmSkip as e:
-            print(f"SKIPPED: {e}")
-            return SKIP_EXIT_CODE
-        return 0
-    print("usage: slurm_cluster.py check | demo [--quick] | start-stop", file=sys.stderr)
-    return 2
+    """`check`: prints "ok" (exit 0) or why a cluster cannot run here (exit 77)."""
+    if argv[1:] not in ([], ["check"]):
+        print("usage: slurm_cluster.py [check]", file=sys.stderr)
+        return 2
+    reason = skip_reason()
+    print(reason or "ok")
+    return SKIP_EXIT_CODE if reason else 0
 
 
 if __name__ == "__main__":

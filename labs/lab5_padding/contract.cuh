@@ -1,6 +1,6 @@
 #pragma once
 // Lab 5 contract: padded 2D shared arrays. The course launches the kernels
-// (grader/bindings/lab5_binding.cuh); the lab file defines them. The unpadded versions,
+// (binding.cuh, beside this file); the lab file defines them. The unpadded versions,
 // which are this lab's baseline, are in common/baselines/lab5_unpadded.cu.
 #include <cstddef>
 

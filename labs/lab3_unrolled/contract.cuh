@@ -1,6 +1,6 @@
 #pragma once
 // Lab 3 contract: the first add during the load, an unrolled last warp, and a fully
-// unrolled tree. The course launches the kernels (grader/bindings/lab3_binding.cuh).
+// unrolled tree. The course launches the kernels (binding.cuh, beside this file).
 #include "contracts/lab_impl.hpp"
 #include "course/cuda_compat.hpp"
 

@@ -4,11 +4,9 @@
 #include <string>
 
 #include "bindings/reduction_part.cuh"
-#include "manifest/lab4_parts.hpp"
 
 namespace LAB_IMPL {
 
-namespace names = course::manifest::lab4;
 COURSE_MANIFEST_KERNEL(names::A, reduce_shuffle);
 COURSE_MANIFEST_KERNEL(names::B, reduce_vectorized);
 

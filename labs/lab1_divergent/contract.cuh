@@ -1,6 +1,6 @@
 #pragma once
-// Lab 1 contract: the naive reduction. The course launches the kernel (see
-// grader/bindings/lab1_binding.cuh); the lab file defines it.
+// Lab 1 contract: the naive reduction. The course launches the kernel (its
+// binding.cuh, beside this file); the lab file defines it.
 #include "contracts/lab_impl.hpp"
 #include "course/cuda_compat.hpp"
 

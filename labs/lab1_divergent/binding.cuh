@@ -1,12 +1,10 @@
 #pragma once
 // Lab 1 binding: how the course launches the lab file's kernel. Compiled once per role
-// with LAB_IMPL naming the role's namespace. Part ids, titles and kernel names: labs.json.
+// with LAB_IMPL naming the role's namespace. Part ids, titles, kernel names and hints: lab.json.
 #include "bindings/reduction_part.cuh"
-#include "manifest/lab1_parts.hpp"
 
 namespace LAB_IMPL {
 
-namespace names = course::manifest::lab1;
 COURSE_MANIFEST_KERNEL(names::A, reduce_divergent);
 
 course::lab_parts parts() {

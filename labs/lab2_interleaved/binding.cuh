@@ -1,12 +1,10 @@
 #pragma once
-// Lab 2 binding: how the course launches the lab file's kernels. Part ids, titles and
-// kernel names: labs.json.
+// Lab 2 binding: how the course launches the lab file's kernels. Part ids, titles,
+// kernel names and hints: lab.json.
 #include "bindings/reduction_part.cuh"
-#include "manifest/lab2_parts.hpp"
 
 namespace LAB_IMPL {
 
-namespace names = course::manifest::lab2;
 COURSE_MANIFEST_KERNEL(names::A, reduce_strided);
 COURSE_MANIFEST_KERNEL(names::B, reduce_sequential);
 

@@ -1,6 +1,6 @@
 #pragma once
 // Lab 4 contract: warp shuffles and a grid-stride loop, then loads wide enough to reach
-// the bandwidth roof. The course launches the kernels (grader/bindings/lab4_binding.cuh)
+// the bandwidth roof. The course launches the kernels (binding.cuh, beside this file)
 // with the launch configuration the lab file chooses through four constants, which the
 // lab file defines as `constexpr unsigned kShuffleBlockSize = 256;` and so on.
 #include "contracts/lab_impl.hpp"

@@ -1,6 +1,6 @@
 #pragma once
 // Lab 2 contract: interleaved addressing without divergence, then sequential addressing.
-// The course launches the kernels (grader/bindings/lab2_binding.cuh); the lab file
+// The course launches the kernels (binding.cuh, beside this file); the lab file
 // defines them.
 #include "contracts/lab_impl.hpp"
 #include "course/cuda_compat.hpp"
