@@ -72,13 +72,13 @@ TEST_CASE("\"emulated_performance\": \"pending\" keeps a technique's cost at the
     CHECK(performance_awarded(pol, true));
 }
 
-TEST_CASE("the plan's JSON: points and cases per backend") {
+TEST_CASE("the plan's JSON: points, the performance rule and cases per backend") {
     const policy pol = load_policy("");
     const auto plan = grading_plan(pol, {{"lab1", {"A"}}});
     CHECK(plan["labs"]["lab1"]["points"]["emulated"]["max"] == 60.0);
     CHECK(plan["labs"]["lab1"]["target"]["threshold_fraction"] == 0.85);
-    CHECK(plan["labs"]["lab5"]["target"]["floor_fraction"] == 0.5);
-    CHECK(plan["labs"]["lab3"]["target"]["correctness_weight"] == 0.6);
+    CHECK(plan["labs"]["lab1"]["target"]["floor_fraction"] == 0.5);
+    CHECK(plan["labs"]["lab1"]["target"]["correctness_weight"] == 0.6);
     CHECK(plan["timing"] == nlohmann::json{{"rounds", 21}, {"max_rounds", 63}, {"confidence", 0.95}});
     CHECK(plan["labs"]["lab1"]["points"]["gpu"]["performance"] == 40.0);
     CHECK(plan["labs"]["lab1"]["parts"]["A"]["emulated"][0]["name"] == "no_libraries");
