@@ -15,6 +15,8 @@ LAB_SOURCE ?= labs
 JOBS       ?= $(shell nproc 2>/dev/null || echo 4)
 CMAKE_ARGS ?=
 PYTHON     ?= python3
+# The course's Python packages (grader, scripts, bench) import from the repository root.
+export PYTHONPATH := $(CURDIR)$(if $(PYTHONPATH),:$(PYTHONPATH))
 # The labs of labs.json (one `make labN` target each).
 LABS       := $(shell $(PYTHON) scripts/labs_manifest.py names)
 BENCH_JSON ?= $(firstword $(wildcard bench/results/*.json))

@@ -5,7 +5,8 @@
 #
 # The recipe is written by CMake (file(GENERATE)), from target properties and generator
 # expressions, and so does not depend on the generator (Makefiles or Ninja):
-#   guard    course_cc_guard's arguments for the submission's file, ending in "--"
+#   guard    course_cc_guard's arguments for the submission's file, ending in "--", with
+#            "{verdict}" for the file its verdict goes to
 #   wrapper  the kernels translation unit (cmake/lab_kernels.in) including "{source}"
 #   link     the worker's link command, "{object}" for the submission's object and
 #            "{worker}" for the worker it writes
@@ -17,7 +18,7 @@
 # here would drift from what the template was really compiled with.
 #
 # Placeholders: {source} the submission's kernels.cu (absolute), {wrapper} its wrapper,
-# {object} its object, {worker} the worker executable to link.
+# {object} its object, {worker} the worker executable to link, {verdict} the guard's verdict.
 
 # The link items of `item` and of everything it links, in link order: a library before
 # the libraries it needs (static libraries need that), each where it is last needed.
@@ -176,7 +177,7 @@ function(course_batch_template)
   configure_file(${PROJECT_SOURCE_DIR}/cmake/lab_kernels.in ${wrapper_in} @ONLY)
 
   # The guard as for the template's file, pointed at the submission's, shown as a student's.
-  course_guard_args(guard LAB ${lab} FILE ${template_file} BACKEND ${backend})
+  course_guard_args(guard LAB ${lab} FILE ${template_file} BACKEND ${backend} VERDICT "{verdict}")
   course_replace_after(guard --source "{source}")
   course_replace_after(guard --display-name "${folder}/kernels.cu")
   course_json_items(guard_json ${COURSE_GUARD} ${guard} --)

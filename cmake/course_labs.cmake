@@ -1,8 +1,10 @@
 # Helpers that build the labs: one object per (lab file, role, backend), one binding
 # object per (lab, role, backend) and one worker executable per (lab, backend, variant).
 
-# The compiler launcher that guards every student file's compile (grader/guard/).
+# The compiler launcher that guards every student file's compile (grader/guard/), and the
+# folder of its verdicts: <student object target>.json, which the build scripts read.
 set(COURSE_GUARD ${CMAKE_BINARY_DIR}/bin/course_cc_guard)
+set(COURSE_GUARD_VERDICTS ${CMAKE_BINARY_DIR}/guard)
 # Where a Gradescope package keeps the reference kernels, compiled (<target>.o).
 # A Gradescope package or a student release (scripts/make_release.py) holds the reference
 # kernels compiled, in prebuilt/, and no solutions/.
@@ -76,12 +78,12 @@ target_compile_definitions(course_kernel_env_emulated INTERFACE COURSE_EMULATE)
 # lab file (the grader reads them with addr2line; grader/core/code_place.hpp).
 target_compile_options(course_kernel_env_emulated INTERFACE -g)
 
-# course_guard_args(<out> LAB <lab> FILE <file> BACKEND <backend>): the arguments of
-# course_cc_guard (grader/guard/) for a student's file of LAB: what the file may include
-# besides CUDA and standard headers, and its display name.
+# course_guard_args(<out> LAB <lab> FILE <file> BACKEND <backend> VERDICT <file>): the
+# arguments of course_cc_guard (grader/guard/) for a student's file of LAB: what the file
+# may include besides CUDA and standard headers, its display name, where its verdict goes.
 function(course_guard_args out)
-  cmake_parse_arguments(ARG "" "LAB;FILE;BACKEND" "" ${ARGN})
-  course_require_args(course_guard_args LAB FILE BACKEND)
+  cmake_parse_arguments(ARG "" "LAB;FILE;BACKEND;VERDICT" "" ${ARGN})
+  course_require_args(course_guard_args LAB FILE BACKEND VERDICT)
   set(lab ${ARG_LAB})
   set(file ${ARG_FILE})
   set(backend ${ARG_BACKEND})
@@ -93,6 +95,7 @@ function(course_guard_args out)
     set(shown ${parent}/kernels.cu)
   endif()
   set(args --lab ${lab} --backend ${backend} --source ${file} --namespace ${lab}_student --display-name ${shown}
+           --verdict ${ARG_VERDICT}
            --allow ${common}/contracts/lab_impl.hpp --allow ${COURSE_CONTRACTS_INCLUDE_DIR}/contracts/${lab}.cuh
            --allow ${common}/course/cuda_compat.hpp
            # Of the emulator, only what kernel code compiles against: its CUDA header and
@@ -141,7 +144,7 @@ function(course_lab_object out)
       target_compile_options(${name} PRIVATE ${COURSE_EMU_TRACE_FLAGS})
     endif()
     if(role STREQUAL "student")
-      course_guard_args(guard LAB ${lab} FILE ${file} BACKEND ${backend})
+      course_guard_args(guard LAB ${lab} FILE ${file} BACKEND ${backend} VERDICT ${COURSE_GUARD_VERDICTS}/${name}.json)
       if(backend STREQUAL "gpu")
         set_target_properties(${name} PROPERTIES CUDA_COMPILER_LAUNCHER "${COURSE_GUARD};${guard};--")
       else()
@@ -189,8 +192,9 @@ endfunction()
 #                   BASELINE_NS <namespace> BY_ID <true|false>)
 # Links a worker: the student's, the reference's and the baseline's objects (each a list
 # from course_lab_object) with the worker library. DIR is where it lands; the grader finds
-# it by name there, and its record beside it: <worker>.json names its lab, its backend and
-# the student's source and object files, which the grader's technique checks inspect.
+# it by name there, and its record beside it: <worker>.json names its lab, its backend, the
+# student's source and object files, which the grader's technique checks inspect, and the
+# guard's verdict on that source, which the student's build script reads.
 function(course_lab_worker target)
   cmake_parse_arguments(ARG "" "DIR;LAB;BACKEND;STUDENT_FILE;BASELINE_NS;BY_ID" "STUDENT;REFERENCE;BASELINE" ${ARGN})
   course_require_args(course_lab_worker DIR LAB BACKEND STUDENT_FILE BASELINE_NS BY_ID STUDENT REFERENCE BASELINE)
@@ -213,7 +217,7 @@ function(course_lab_worker target)
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${name} RUNTIME_OUTPUT_DIRECTORY ${ARG_DIR})
   course_json_string(source "${ARG_STUDENT_FILE}")
   file(GENERATE OUTPUT ${ARG_DIR}/${name}.json CONTENT
-       "{\"lab\": \"${ARG_LAB}\", \"backend\": \"${ARG_BACKEND}\", \"student_source\": ${source}, \"student_object\": \"$<TARGET_OBJECTS:${student_kernels}>\"}\n")
+       "{\"lab\": \"${ARG_LAB}\", \"backend\": \"${ARG_BACKEND}\", \"student_source\": ${source}, \"student_object\": \"$<TARGET_OBJECTS:${student_kernels}>\", \"guard_verdict\": \"${COURSE_GUARD_VERDICTS}/${student_kernels}.json\"}\n")
 endfunction()
 
 # course_lab_baseline(LAB <lab> BACKEND <backend> OBJECTS <var> NAMESPACE <var> BY_ID <var>)

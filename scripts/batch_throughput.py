@@ -3,8 +3,8 @@
 --graders-per-gpu and prints how many submissions a minute each run managed, and whether
 its verdicts equal those of the first run (K = 1, one grader per GPU).
 
-    scripts/batch_throughput.py --lab lab3 --count 60 --graders 1,2,3,4 --gpus 0 --out tp.json
-    scripts/batch_throughput.py --emulate --lab lab1 --count 4 --graders 1,2    # on a CPU
+    python3 -m scripts.batch_throughput --lab lab3 --count 60 --graders 1,2,3,4 --gpus 0 --out tp.json
+    python3 -m scripts.batch_throughput --emulate --lab lab1 --count 4 --graders 1,2    # on a CPU
 
 The class: --count folders SUBMISSIONS/student_NNN/<lab folder>/kernels.cu, about 70%
 copies of the lab's solution, 20% of the independently written one
@@ -26,16 +26,14 @@ import subprocess
 import sys
 import tempfile
 
-ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
-BATCH = os.path.join(ROOT, "grader", "batch", "grade_batch.py")
-sys.path.insert(0, os.path.join(ROOT, "grader", "batch"))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
-
-import labs_manifest  # noqa: E402
-from throughput import STATS_FILE  # noqa: E402  (the batch writes its figures there)
+from grader import course_python
+from grader.batch.throughput import STATS_FILE  # the batch writes its figures there
+from scripts import labs_manifest
 # verdict is the tests' (scripts/tests/test_batch_throughput.py), through this module.
-from throughput_verdicts import (PHASES, differences, equal_column, median_speedups,  # noqa: E402,F401
-                                 phase_medians, read_verdicts, verdict)
+from scripts.throughput_verdicts import (PHASES, differences, equal_column, median_speedups,  # noqa: F401
+                                         phase_medians, read_verdicts, verdict)
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 
 def lab_folder(lab):
@@ -98,8 +96,8 @@ def make_class(subs, lab, count):
 # ---- the runs -----------------------------------------------------------------------
 
 def batch_command(args, subs, results, k):
-    cmd = [sys.executable, BATCH, args.lab, subs, "--out", results, "--build-dir", args.build_dir,
-           "--jobs", str(args.jobs), "--graders-per-gpu", str(k)]
+    cmd = course_python.command("grader.batch.grade_batch", args.lab, subs, "--out", results, "--build-dir",
+                                args.build_dir, "--jobs", args.jobs, "--graders-per-gpu", k)
     if args.policy:
         cmd += ["--policy", args.policy]
     # The batch takes no --gpus with --emulate (it has no GPU then).
@@ -118,7 +116,8 @@ def run_batch(args, subs, results, k, log):
     """Grades the class with K graders per GPU; returns (batch_stats.json, error or None)."""
     shutil.rmtree(results, ignore_errors=True)
     with open(log, "w") as f:
-        code = subprocess.run(batch_command(args, subs, results, k), stdout=f, stderr=subprocess.STDOUT).returncode
+        code = subprocess.run(batch_command(args, subs, results, k), stdout=f, stderr=subprocess.STDOUT,
+                              env=course_python.env()).returncode
     if code != 0:
         return None, f"the batch exited with {code}; its output ends:\n{tail(log)}"
     try:

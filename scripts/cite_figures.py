@@ -25,9 +25,9 @@ The words of a marker: BENCH FIELD [OTHER] [*FACTOR] [.Nf]
            the target at which performance credit reaches 0
   .Nf      N decimals instead of the field's default
 
-    scripts/cite_figures.py                  # check README.md, labs/*/README.md, docs/*.md
-    scripts/cite_figures.py --fix            # rewrite the marked figures from the JSON
-    scripts/cite_figures.py --json bench/results/nvidia-h200.json labs/lab4_shuffle/README.md
+    python3 -m scripts.cite_figures                  # check README.md, labs/*/README.md, docs/*.md
+    python3 -m scripts.cite_figures --fix            # rewrite the marked figures from the JSON
+    python3 -m scripts.cite_figures --json bench/results/nvidia-h200.json labs/lab4_shuffle/README.md
 
 Exit code: 0 every marked figure agrees (or was fixed); 1 some disagree; 2 a marker names an
 unknown benchmark or is malformed, or a file cannot be read.
@@ -37,10 +37,10 @@ import os
 import re
 import sys
 
-import bench_medians
-import course_policy
-import doc_markers
-import labs_manifest
+from scripts import bench_medians
+from scripts import course_policy
+from scripts import doc_markers
+from scripts import labs_manifest
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 DEFAULT_JSON = os.path.join("bench", "results", "nvidia-h200.json")

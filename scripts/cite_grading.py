@@ -33,10 +33,10 @@ agree), BACKEND gpu or emulated, WHAT one of
                              it measures when undecided ("63"), the confidence of its
                              interval ("95%")
 
-    scripts/cite_grading.py                        # check README.md, labs/*/README.md, docs/*.md
-    scripts/cite_grading.py --fix                  # rewrite the marked statements
-    scripts/cite_grading.py --grader build/bin/grader --policy my_policy.jsonc labs/lab2_interleaved/README.md
-    scripts/cite_grading.py --plan plan.json       # a saved `grader --describe-grading`
+    python3 -m scripts.cite_grading                        # check README.md, labs/*/README.md, docs/*.md
+    python3 -m scripts.cite_grading --fix                  # rewrite the marked statements
+    python3 -m scripts.cite_grading --grader build/bin/grader --policy my_policy.jsonc labs/lab2_interleaved/README.md
+    python3 -m scripts.cite_grading --plan plan.json       # a saved `grader --describe-grading`
 
 Exit code: 0 every marked statement agrees (or was fixed); 1 some disagree; 2 a marker is
 malformed or names what the grader does not have, or the grader or a file cannot be read.
@@ -47,8 +47,8 @@ import os
 import subprocess
 import sys
 
-import course_policy
-import doc_markers
+from scripts import course_policy
+from scripts import doc_markers
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 DEFAULT_GRADER = os.path.join("build", "bin", "grader")

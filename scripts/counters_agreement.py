@@ -14,8 +14,8 @@ worker and reads the same quantities:
     global sectors per request     l1tex__t_sectors_pipe_lsu_mem_global_op_{ld,st}.sum
                                    / l1tex__t_requests_pipe_lsu_mem_global_op_{ld,st}.sum
 
-    scripts/counters_agreement.py BUILD --out bench/results/counters_agreement_<device>.json [--ncu]
-    scripts/counters_agreement.py --table FILE.json      # the markdown table of docs/emulator.md
+    python3 -m scripts.counters_agreement BUILD --out bench/results/counters_agreement_<device>.json [--ncu]
+    python3 -m scripts.counters_agreement --table FILE.json      # the markdown table of docs/emulator.md
 
 Exit 0 when every pair agrees within 10% (or only the emulator ran), 1 otherwise.
 """
@@ -30,9 +30,9 @@ import subprocess
 import sys
 import tempfile
 
+from scripts import labs_manifest
+
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "scripts"))
-import labs_manifest  # noqa: E402
 
 # What the GPU worker's profile job runs (grader/worker/worker_main.cpp, run_profile).
 PROFILE_SIZE = {"n": 1 << 22, "records": 1 << 18, "shape": "2048x2048"}

@@ -7,7 +7,7 @@ each lab's `policy` keys from its lab.json over `lab_defaults`, as the grader re
 import json
 import os
 
-import labs_manifest
+from scripts import labs_manifest
 
 PATH = os.path.join(labs_manifest.ROOT, "grader", "policy", "default_policy.jsonc")
 

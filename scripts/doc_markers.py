@@ -88,7 +88,7 @@ class Markers:
             print(f"{tool}: {bad} marker(s) or file(s) could not be checked", file=out)
             return 2
         if wrong:
-            print(f"{tool}: {wrong} of {total} {noun} disagree with {source}; run scripts/{tool}.py --fix", file=out)
+            print(f"{tool}: {wrong} of {total} {noun} disagree with {source}; run python3 -m scripts.{tool} --fix", file=out)
             return 1
         print(f"{tool}: {total} {noun} in {len(files)} files agree with {source}", file=out)
         return 0

@@ -9,8 +9,8 @@
 The output is deterministic (no date, fixed SVG ids), so drawing again changes no file unless
 the drawing changed:
 
-    scripts/draw_handout_figures.py                    # writes docs/images/<name>.svg
-    scripts/draw_handout_figures.py --png /tmp/check   # also PNG previews, to look at
+    python3 -m scripts.draw_handout_figures                    # writes docs/images/<name>.svg
+    python3 -m scripts.draw_handout_figures --png /tmp/check   # also PNG previews, to look at
 """
 import argparse
 import os
@@ -18,7 +18,7 @@ import sys
 
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
-from plot_style import PALETTE, plt
+from scripts.plot_style import PALETTE, plt
 
 BLUE, ORANGE, GREEN, VERMILION, PURPLE, SKY, YELLOW, BLACK = PALETTE
 GREY = "#BBBBBB"

@@ -3,8 +3,8 @@
 folder), and each folder's lab.json holds the lab's title, parts, hints, baseline and policy
 keys (CMake reads the same files: cmake/course_manifest.cmake).
 
-    scripts/labs_manifest.py names      # lab1 lab2 ...: the Makefile's list of labs
-    scripts/labs_manifest.py folders    # lab1_divergent lab2_interleaved ...
+    python3 -m scripts.labs_manifest names      # lab1 lab2 ...: the Makefile's list of labs
+    python3 -m scripts.labs_manifest folders    # lab1_divergent lab2_interleaved ...
 """
 import json
 import os

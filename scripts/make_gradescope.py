@@ -11,7 +11,7 @@ baseline's) are compiled here for the CPU emulator and shipped as objects in pre
 stripped of debug information and of this machine's paths, which setup.sh hands to CMake
 (COURSE_PREBUILT_DIR). A student's file that tried to read or include them finds nothing.
 
-    scripts/make_gradescope.py lab3 --out build/gradescope/lab3_autograder.zip
+    python3 -m scripts.make_gradescope lab3 --out build/gradescope/lab3_autograder.zip
 """
 import argparse
 import os
@@ -21,7 +21,7 @@ import sys
 import tempfile
 import zipfile
 
-from course_package import PREBUILT, ROOT, course_files, reference_objects, shipped_files
+from scripts.course_package import PREBUILT, ROOT, course_files, reference_objects, shipped_files
 
 
 def policy_problem(policy):

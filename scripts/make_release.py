@@ -10,7 +10,7 @@ course_package.RELEASE_CUDA_ARCHITECTURES; a student's GPU build needs a CUDA To
 that links them, 13 or newer). `make lab1 && ./grade lab1` works there as here; the
 course's own tests and `make selfcheck` stay with the instructor.
 
-    scripts/make_release.py OUT [--no-gpu]
+    python3 -m scripts.make_release OUT [--no-gpu]
 """
 import argparse
 import os
@@ -18,8 +18,8 @@ import shutil
 import subprocess
 import sys
 
-from course_package import PREBUILT, ROOT, has_nvcc, reference_objects, shipped_files
-from labs_manifest import lab_names
+from scripts.course_package import PREBUILT, ROOT, has_nvcc, reference_objects, shipped_files
+from scripts.labs_manifest import lab_names
 
 
 def main(argv=None):

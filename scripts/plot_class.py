@@ -5,14 +5,14 @@
                    speedup target marked
   class_scores     scores, stacked by status (graded, compile_error, timeout, ...)
 
-    scripts/plot_class.py results/gradebook.json --out results/
+    python3 -m scripts.plot_class results/gradebook.json --out results/
 """
 import argparse
 import json
 import statistics
 import sys
 
-from plot_style import PALETTE, plt, save
+from scripts.plot_style import PALETTE, plt, save
 
 STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission", "slurm")
 

@@ -7,15 +7,15 @@ and draws, as PNG and SVG:
   bandwidth   GB/s of every reduction kernel over n, with the measured copy roof
   transpose   GB/s of the naive, unpadded and padded transposes at each size
 
-    scripts/plot_results.py bench/results/nvidia-h200.json --out docs/images
+    python3 -m scripts.plot_results bench/results/nvidia-h200.json --out docs/images
 """
 import argparse
 import math
 import sys
 
-import bench_medians
-import labs_manifest
-from plot_style import PALETTE, plt, save
+from scripts import bench_medians
+from scripts import labs_manifest
+from scripts.plot_style import PALETTE, plt, save
 
 # The parts of labs.json with a ladder label, in course order, then the library's sum.
 LADDER = labs_manifest.ladder() + [("cub", "CUB\nDeviceReduce")]

@@ -4,8 +4,8 @@ submissions) with one fixed seed, and keeps what a refactor of the grader must n
 each report's verdict, score, and per part the points, the penalty, the checks' statuses and
 the correctness failures.  `compare` then tells two snapshots apart.
 
-    scripts/report_snapshot.py take BUILD_DIR OUT.json [--backend emulated|gpu|both] [--seed N]
-    scripts/report_snapshot.py compare BEFORE.json AFTER.json
+    python3 -m scripts.report_snapshot take BUILD_DIR OUT.json [--backend emulated|gpu|both] [--seed N]
+    python3 -m scripts.report_snapshot compare BEFORE.json AFTER.json
 
 Run `take` before and after a change (on the emulator here, on the GPU on a GPU machine)
 and `compare` the two: it exits 1 and names every difference.  Timing figures are left out
@@ -18,7 +18,9 @@ import subprocess
 import sys
 import tempfile
 
-LABS = ["lab1", "lab2", "lab3", "lab4", "lab5"]
+from scripts import labs_manifest
+
+LABS = labs_manifest.lab_names()
 
 
 def worker_dirs(build: pathlib.Path):

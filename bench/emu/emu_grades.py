@@ -5,7 +5,7 @@ another, with a fixed seed; `seconds` from each report (correctness, the counter
 included) and the wall time of the whole grade, on one core (COURSE_EMU_CORES=1) and on
 all of them.
 
-    bench/emu/emu_grades.py [--build-dir build] [--seed 1] [--repeat 3]
+    python3 -m bench.emu.emu_grades [--build-dir build] [--seed 1] [--repeat 3]
 """
 import argparse
 import json
@@ -16,10 +16,9 @@ import sys
 import tempfile
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-sys.path.insert(0, os.path.join(ROOT, "scripts"))
+from scripts.labs_manifest import lab_names
 
-from labs_manifest import lab_names  # noqa: E402
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
 def grade(build, lab, seed, report, cores):

@@ -16,7 +16,8 @@ import shlex
 import subprocess
 from dataclasses import dataclass
 
-import children
+from grader.batch import children
+from grader.guard import verdict
 
 
 class RecipeError(Exception):
@@ -99,7 +100,9 @@ class Recipe:
         wrapper = os.path.join(scratch, f"{lab}_student_{backend}{ext}")
         obj = os.path.join(scratch, f"{lab}_student_{backend}{ext}.o")
         worker = os.path.join(scratch, "bin", f"{lab}_worker_{backend}")
-        values = {"{source}": source, "{wrapper}": wrapper, "{object}": obj, "{worker}": worker}
+        guard_verdict = obj + ".guard.json"
+        values = {"{source}": source, "{wrapper}": wrapper, "{object}": obj, "{worker}": worker,
+                  "{verdict}": guard_verdict}
 
         # The template's translation unit, including the submission's file.
         with open(t["wrapper"]) as f:
@@ -111,7 +114,8 @@ class Recipe:
 
         log, code, timed_out = run(fill(t["guard"], values) + fill(compile_args, values), cwd, timeout)
         if code != 0:
-            return BuildResult(False, log, "", source, obj, timed_out, code == GUARD_REJECTED)
+            refused = verdict.read(guard_verdict) == verdict.REFUSED
+            return BuildResult(False, log, "", source, obj, timed_out, refused)
         link_log, code, timed_out = run(fill(t["link"], values), self.recipe["build_dir"], timeout)
         ok = code == 0
         if ok:
@@ -119,10 +123,6 @@ class Recipe:
             with open(worker + ".json", "w") as f:
                 json.dump({"lab": lab, "backend": backend, "student_source": source, "student_object": obj}, f)
         return BuildResult(ok, log + link_log, os.path.join(scratch, "bin") if ok else "", source, obj, timed_out)
-
-
-# course_cc_guard's exit code for a file it refuses to compile (grader/guard/).
-GUARD_REJECTED = 3
 
 
 def run(args, cwd, timeout):

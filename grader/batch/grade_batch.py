@@ -18,20 +18,20 @@ import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import children  # noqa: E402
-import class_review  # noqa: E402
-import grade_one  # noqa: E402
-import gradebook  # noqa: E402
-import intake  # noqa: E402
-import merge  # noqa: E402
-import roster  # noqa: E402
-import shard  # noqa: E402
-import slurm_submit  # noqa: E402
-import throughput  # noqa: E402
-from build_recipe import Recipe, RecipeError  # noqa: E402
-from progress import Progress  # noqa: E402
+from grader import course_python
+from grader.batch import children
+from grader.batch import class_review
+from grader.batch import grade_one
+from grader.batch import gradebook
+from grader.batch import intake
+from grader.batch import merge
+from grader.batch import roster
+from grader.batch import shard
+from grader.batch import slurm_submit
+from grader.batch import throughput
+from grader.batch.build_recipe import Recipe, RecipeError
+from grader.batch.progress import Progress
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -172,7 +172,7 @@ def main(argv=None):
 def grade(argv):
     p = argparse.ArgumentParser(prog="./grade batch", description=__doc__,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("lab", help="lab1 ... lab5")
+    p.add_argument("lab", help="the lab, as labs.json names it (lab1 ...)")
     p.add_argument("submissions", help="folder with one folder or archive per student")
     p.add_argument("--out", required=True, help="results folder (created; re-running resumes)")
     p.add_argument("--gpus", default=None, help="'all' or a list like 0,1: one grading worker per GPU")
@@ -355,10 +355,9 @@ def grade(argv):
             print(f"  grading: {fig['graded']} graded in {fig['grade_span_s']:.1f} s from the first to the last "
                   f"({fig['per_minute_once_built']:.1f} per minute once built)")
     print(f"gradebook: {os.path.join(args.out, 'gradebook.csv')}")
-    plot = os.path.join(ROOT, "scripts", "plot_class.py")
-    if os.path.exists(plot):
-        subprocess.run([sys.executable, plot, os.path.join(args.out, "gradebook.json"), "--out", args.out,
-                        "--title", args.lab])
+    if os.path.exists(course_python.module_file("scripts.plot_class")):
+        subprocess.run(course_python.command("scripts.plot_class", os.path.join(args.out, "gradebook.json"),
+                                             "--out", args.out, "--title", args.lab), env=course_python.env())
     return 0
 
 

@@ -18,13 +18,12 @@ import sys
 import threading
 import time
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "html"))
-import children
-import report_page  # noqa: E402
-import grader_command
-import gradebook
-import intake
-from build_recipe import BuildResult, RecipeError
+from grader.batch import children
+from grader.html import report_page
+from grader.batch import grader_command
+from grader.batch import gradebook
+from grader.batch import intake
+from grader.batch.build_recipe import BuildResult, RecipeError
 
 
 def file_sha256(path):

@@ -10,7 +10,7 @@ import json
 import os
 import statistics
 
-import class_review
+from grader.batch import class_review
 
 STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission")
 # A submission whose Slurm array task ended before grading it (slurm_status.py): Slurm's

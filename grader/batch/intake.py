@@ -13,7 +13,7 @@ import zipfile
 from dataclasses import dataclass
 from typing import Optional
 
-import roster
+from grader.batch import roster
 
 STUDENT_FILE = "kernels.cu"
 MAX_STUDENT_FILE = 1 << 20      # a lab file is a few KB

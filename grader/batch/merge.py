@@ -15,12 +15,12 @@ import subprocess
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import gradebook  # noqa: E402
-import shard  # noqa: E402
-import slurm_status  # noqa: E402
-import throughput  # noqa: E402
+from grader import course_python
+from grader.batch import gradebook
+from grader.batch import shard
+from grader.batch import slurm_status
+from grader.batch import throughput
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -104,10 +104,10 @@ def merge(run_dir, env=None, quiet=False):
     # builds again, into its own run folder).
     shutil.rmtree(os.path.join(run_dir, "scratch"), ignore_errors=True)
     print(f"gradebook: {os.path.join(out, 'gradebook.csv')}")
-    plot = os.path.join(ROOT, "scripts", "plot_class.py")
-    if os.path.exists(plot):
-        subprocess.run([sys.executable, plot, os.path.join(out, "gradebook.json"), "--out", out,
-                        "--title", manifest["lab"]], stdout=subprocess.DEVNULL if quiet else None)
+    if os.path.exists(course_python.module_file("scripts.plot_class")):
+        subprocess.run(course_python.command("scripts.plot_class", os.path.join(out, "gradebook.json"), "--out", out,
+                                             "--title", manifest["lab"]),
+                       stdout=subprocess.DEVNULL if quiet else None, env=course_python.env())
     return 0
 
 

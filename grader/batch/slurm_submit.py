@@ -14,10 +14,10 @@ import subprocess
 import sys
 import time
 
-import merge
-import shard
+from grader import course_python
+from grader.batch import merge
+from grader.batch import shard
 
-HERE = os.path.dirname(os.path.abspath(__file__))
 MARGIN_MINUTES = 5     # a task's start-up and its last report, beyond its submissions' time
 POLL_SECONDS = 2.0     # how often --wait asks squeue
 
@@ -111,8 +111,7 @@ def array_script(run_dir, lab, shard_sizes, args):
         lines.append(f"#SBATCH --gres=gpu:{gpus}")  # Slurm sets CUDA_VISIBLE_DEVICES to them
     lines += where(args)
     lines += ["# Grades shard $SLURM_ARRAY_TASK_ID of the class (RESULTS is on a shared filesystem).",
-              f"exec {shlex.quote(sys.executable)} {shlex.quote(os.path.join(HERE, 'slurm_task.py'))} "
-              f"{shlex.quote(run_dir)} \"$SLURM_ARRAY_TASK_ID\""]
+              f"exec {course_python.shell_line('grader.batch.slurm_task', run_dir)} \"$SLURM_ARRAY_TASK_ID\""]
     return "\n".join(lines) + "\n"
 
 
@@ -125,8 +124,7 @@ def merge_script(run_dir, lab, args):
              f"#SBATCH --output={run_dir}/merge.out"]
     lines += where(args)
     lines += ["# The gradebook and plots, after every array task ended (sbatch --dependency=afterany).",
-              f"exec {shlex.quote(sys.executable)} {shlex.quote(os.path.join(HERE, 'merge.py'))} "
-              f"{shlex.quote(run_dir)}"]
+              f"exec {course_python.shell_line('grader.batch.merge', run_dir)}"]
     return "\n".join(lines) + "\n"
 
 
@@ -192,7 +190,7 @@ def submit(run_dir, lab, args, env=None, quiet=False):
         f.write(array_script(run_dir, lab, sizes, args))
     with open(merge_path, "w") as f:
         f.write(merge_script(run_dir, lab, args))
-    merge_by_hand = f"{shlex.quote(sys.executable)} {shlex.quote(os.path.join(HERE, 'merge.py'))} {shlex.quote(run_dir)}"
+    merge_by_hand = course_python.shell_line("grader.batch.merge", run_dir)
     try:
         array_id = sbatch(sbatch_commands(args, array_path, merge_path)[0], env)
     except (OSError, RuntimeError) as e:

@@ -15,13 +15,12 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-import children  # noqa: E402
-import grade_one  # noqa: E402
-import intake  # noqa: E402
-import shard  # noqa: E402
-from progress import Progress  # noqa: E402
+from grader.batch import children
+from grader.batch import grade_one
+from grader.batch import intake
+from grader.batch import shard
+from grader.batch.progress import Progress
 
 
 def task_slots(backend, graders_per_gpu, task_id):

@@ -19,15 +19,14 @@ import subprocess
 import sys
 import tempfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "batch"))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "html"))
+from grader.batch import grader_command
+from grader.batch import gradebook
+from grader.batch import intake
+from grader.html import report_page
+from grader.batch.build_recipe import Recipe, RecipeError
 
-import grader_command  # noqa: E402
-import gradebook  # noqa: E402
-import intake  # noqa: E402
-import report_page  # noqa: E402
-from build_recipe import Recipe, RecipeError  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 
 PAGE_TEST = "Your kernels in pictures (the HTML report)"
 

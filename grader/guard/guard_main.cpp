@@ -4,13 +4,16 @@
 //
 //   course_cc_guard --lab lab3 --backend gpu --source /abs/labs/lab3_unrolled/kernels.cu
 //       --namespace lab3_student --display-name labs/lab3_unrolled/kernels.cu
+//       --verdict /abs/build/guard/lab3_student_labs_gpu.json
 //       --allow /abs/build/generated/lab_contracts/contracts/lab3.cuh --allow /abs/common/emu/ ... -- nvcc ... -o obj -c wrapper.cu
 //
 // It checks the file's directives, the files its compile reaches, its own tokens, then
 // compiles it under limits showing only the messages about it, then checks the object.
-// Exit codes: 0 compiled and accepted; 3 refused (the object is deleted); the compiler's
-// own status when the compile fails (1 when a limit stopped it); 2 a usage error or a
-// missing tool. The rules themselves live in core/submission_rules (unit-tested).
+// What it decided it writes to the --verdict file (guard/guard_run.hpp has its words), which
+// the build scripts read; its exit code only stops the build: 0 compiled and accepted; 3
+// refused (the object is deleted); the compiler's own status when the compile fails (1 when
+// a limit stopped it); 2 a usage error or a missing tool. The rules themselves live in
+// core/submission_rules (unit-tested).
 #include <CLI/CLI.hpp>
 
 #include <signal.h>
@@ -30,11 +33,12 @@ int main(int argc, char** argv) {
     for (++k; k < argc; ++k) o.command.emplace_back(argv[k]);
 
     CLI::App app{"Checks and compiles a student's lab file: course_cc_guard [options] -- <compile command>"};
-    app.add_option("--lab", o.lab, "the lab (lab1 ... lab5)")->required();
+    app.add_option("--lab", o.lab, "the lab, as labs.json names it")->required();
     app.add_option("--backend", o.backend_name, "gpu or emulated")->required()->check(CLI::IsMember({"gpu", "emulated"}));
     app.add_option("--source", o.source, "the student's kernels.cu")->required();
     app.add_option("--namespace", o.ns, "the namespace LAB_IMPL names, e.g. lab3_student")->required();
     app.add_option("--display-name", o.display, "how messages name the file (default: --source)");
+    app.add_option("--verdict", o.verdict_file, "where to write what the guard decided, as JSON")->required();
     app.add_option("--allow", o.allow, "a file the lab file may reach; a trailing / means a folder");
     app.add_option("--system", o.system, "an extra system include folder");
     app.add_option("--course-root", o.course_root, "paths inside it are shown relative (default: above common/)");

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
+
+#include <nlohmann/json.hpp>
 
 #include "core/rules_object_flow.hpp"
 
@@ -41,6 +44,35 @@ limit_hit guard_run::hidden_pass_limit(const worker_run& r) {
 }
 
 int guard_run::run() {
+    std::error_code ignored;
+    fs::remove(o_.verdict_file, ignored);  // never an old verdict for this compile
+    const int code = run_phases();
+    // An accepted file whose verdict nobody can read must not pass for one.
+    if (!write_verdict(code) && code == 0) {
+        fs::remove(cc_.output, ignored);
+        return exit_usage;
+    }
+    return code;
+}
+
+bool guard_run::write_verdict(int code) {
+    if (code == 0) decision_ = verdict_compiled;
+    const nlohmann::json v = {{"verdict", decision_}, {"source", o_.display}, {"exit_code", code}};
+    const fs::path path(o_.verdict_file);
+    const std::string tmp = o_.verdict_file + ".tmp";
+    std::error_code failed;
+    if (path.has_parent_path()) fs::create_directories(path.parent_path(), failed);
+    {
+        std::ofstream out(tmp, std::ios::trunc);
+        out << v.dump() << "\n";
+        failed = out ? failed : std::make_error_code(std::errc::io_error);
+    }
+    if (!failed) fs::rename(tmp, path, failed);
+    if (failed) std::cerr << "course_cc_guard: cannot write its verdict to " << o_.verdict_file << "\n";
+    return !failed;
+}
+
+int guard_run::run_phases() {
     if (!setup()) return exit_usage;
     std::error_code ignored;
     fs::remove(cc_.output, ignored);  // a refused or failed file leaves no object, not even an old one
@@ -111,6 +143,7 @@ int guard_run::refuse(const std::vector<finding>& found) {
     std::cerr << "course_cc_guard: " << o_.display << " was not compiled (docs/grading.md says what a lab file may hold)\n";
     std::error_code ignored;
     fs::remove(cc_.output, ignored);
+    decision_ = verdict_refused;
     return exit_refused;
 }
 
@@ -210,6 +243,7 @@ int guard_run::compile() {
                      "kernels.cu\n";
     }
     if (r.spawn_failed) return usage("cannot run " + o_.command[0]);
+    decision_ = verdict_compile_error;
     return r.exited_normally() && r.exit_code > 0 ? r.exit_code : 1;
 }
 

@@ -13,10 +13,16 @@
 
 namespace course::guard {
 
-// build_recipe.py (grader/batch/) and course_build.py (grader/student/) tell a refusal
-// from a compile error by it.
+// The exit codes only stop the build; what the guard decided is in its verdict file.
 inline constexpr int exit_refused = 3;
 inline constexpr int exit_usage = 2;
+// The verdict file's words (--verdict FILE: {"verdict": WORD, "source": ..., "exit_code": N}),
+// which grader/student/course_build.py and grader/batch/build_recipe.py read through
+// grader/guard/verdict.py, where the same words are written.
+inline constexpr const char* verdict_compiled = "compiled";            // accepted, the object is there
+inline constexpr const char* verdict_refused = "refused";              // the file breaks a rule: no object
+inline constexpr const char* verdict_compile_error = "compile_error";  // the compiler failed or hit a limit
+inline constexpr const char* verdict_error = "error";                  // the guard could not do its work
 // Bytes kept of the output of a pass that is never shown.
 inline constexpr std::size_t hidden_bytes = 64u << 10;
 
@@ -24,6 +30,7 @@ struct options {
     std::string lab, backend_name, source, ns, display;
     std::vector<std::string> allow, system;
     std::string course_root;
+    std::string verdict_file;  // where the verdict goes
     bounds limits;
     std::size_t log_bytes = 65536;
     std::vector<std::string> command;  // after --
@@ -35,6 +42,8 @@ public:
     int run();
 
 private:
+    int run_phases();
+    bool write_verdict(int code);
     int usage(const std::string& why);
     bool setup_fails(const std::string& why);
     bool setup();
@@ -76,6 +85,7 @@ private:
     std::vector<std::string> spellings_;
     std::map<std::string, bool> source_files_;
     bool tokens_unchecked_ = false;  // a preprocessor pass failed: the compile must fail too
+    const char* decision_ = verdict_error;
 };
 
 }  // namespace course::guard

@@ -4,7 +4,7 @@ and the baseline's totals beside the student's, and pictures of the student's ow
 drawn from the emulator's trace (svg_pictures.py), each beside the reference's of its kind. Written from the grader's report JSON
 (`./grade LAB --html FILE`, report.html of a batch, the Gradescope output).
 
-    python3 grader/html/report_page.py REPORT.json OUT.html [--source FILE]
+    python3 -m grader.html.report_page REPORT.json OUT.html [--source FILE]
 """
 import argparse
 import json
@@ -13,8 +13,7 @@ import re
 import sys
 from html import escape
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import svg_pictures  # noqa: E402
+from grader.html import svg_pictures
 
 SOURCE_LIMIT = 1 << 20  # bytes of the student's file shown, at most
 

@@ -15,9 +15,9 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader.guard import verdict
+
 ROOT = Path(__file__).resolve().parents[2]
-GUARD_REFUSED = 3  # course_cc_guard's exit code for a refused file (grader/guard/guard_run.hpp)
-GUARD_MARK = "was not compiled (docs/grading.md"  # the guard's last line when it refuses
 SHOWN_LINES = 60  # compiler messages shown in a report; `make labN` shows them all
 
 
@@ -111,18 +111,34 @@ def failures(log):
     return out
 
 
-def classify(log, lab):
-    """Whose failure a failed build of `lab` is: ("student", kind) or ("infra", "")."""
-    failed = failures(log)
-    student_object = re.compile(rf"CMakeFiles/{lab}_student_[^/]*\.dir/")
-    for where, code in failed:
-        if student_object.search(where):
-            refused = code == GUARD_REFUSED or GUARD_MARK in log
-            return "student", "rejected" if refused else "compile_error"
+def student_verdicts(build, lab, since):
+    """The guard's verdicts on the student's file of LAB written since SINCE (a time.time()),
+    one per backend whose object this build compiled: each worker's record
+    (build/bin/<lab>_worker_<backend>.json, cmake/course_labs.cmake) names its verdict file."""
+    found = []
+    for backend in ("gpu", "emulated"):
+        try:
+            with open(Path(build) / "bin" / f"{lab}_worker_{backend}.json") as f:
+                path = json.load(f).get("guard_verdict", "")
+        except (OSError, ValueError, AttributeError):
+            continue
+        word = verdict.read(path, since) if path else None
+        if word:
+            found.append(word)
+    return found
+
+
+def classify(log, lab, verdicts):
+    """Whose failure a failed build of `lab` is: ("student", kind) or ("infra", ""). VERDICTS:
+    the guard's verdicts on the student's file from this build (student_verdicts)."""
+    if verdict.REFUSED in verdicts:
+        return "student", "rejected"
+    if verdict.COMPILE_ERROR in verdicts:
+        return "student", "compile_error"
     # A kernel or constant the binding needs that the file lacks (or defines twice) fails the
     # worker's link, naming the student's namespace.
     worker = re.compile(rf"(CMakeFiles/{lab}_worker_(gpu|emulated)\.dir/|bin/{lab}_worker_(gpu|emulated)$)")
-    if any(worker.search(where) for where, _ in failed):
+    if any(worker.search(where) for where, _ in failures(log)):
         if re.search(rf"(undefined reference|multiple definition)[^\n]*{lab}_student", log):
             return "student", "link_error"
     return "infra", ""
@@ -209,7 +225,7 @@ def build_lab(build, lab, say=None):
     cmd = [cmake, "--build", str(build), "--target", lab]
     if "CMAKE_BUILD_PARALLEL_LEVEL" not in os.environ:
         cmd += ["--parallel", str(os.cpu_count() or 2)]
-    start = time.monotonic()
+    start, started_at = time.monotonic(), time.time()
     lines, changed = [], False
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
@@ -226,7 +242,7 @@ def build_lab(build, lab, say=None):
     log = "".join(lines)
     outcome = Outcome("ok", log=log, changed=changed, seconds=time.monotonic() - start)
     if proc.returncode != 0:
-        outcome.status, outcome.kind = classify(log, lab)
+        outcome.status, outcome.kind = classify(log, lab, student_verdicts(build, lab, started_at - 1))
     return outcome
 
 

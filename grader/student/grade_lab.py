@@ -20,11 +20,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import course_build  # noqa: E402
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "html"))
-import report_page  # noqa: E402
-from course_build import Problem  # noqa: E402
+from grader.student import course_build
+from grader.html import report_page
+from grader.student.course_build import Problem
 
 
 def grader_args(build, lab, options):

@@ -15,8 +15,7 @@ import os
 import sys
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import course_build  # noqa: E402
+from grader.student import course_build
 
 COLUMNS = ("lab", "part", "result", "x naive", "score", "date", "backend")
 BUILD_WORDS = {"compile_error": "does not compile", "rejected": "refused by the guard",

@@ -18,12 +18,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-import course_build  # noqa: E402
-from course_build import Problem  # noqa: E402
+from grader import course_python
+from grader.student import course_build
+from grader.student.course_build import Problem
 
 POLL_SECONDS = 0.5
-HERE = Path(__file__).resolve().parent
 
 
 def signature(path):
@@ -106,9 +105,9 @@ def grade_once(build, lab, options, paint):
         os.unlink(tmp)  # a stale file must not pass for this run's result
         options = options + ["--json", tmp]
     try:
-        cmd = [sys.executable, str(HERE / "grade_lab.py"), "--build-dir", build, lab, *options, "--quiet",
-               "--no-color"]
-        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        cmd = course_python.command("grader.student.grade_lab", "--build-dir", build, lab, *options, "--quiet",
+                                    "--no-color")
+        proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=course_python.env())
         report = asked or tmp
         try:
             with open(report) as f:

@@ -9,7 +9,7 @@ foreach(sub short_tree clamped_load half_strides late_steps unsynced_combine sho
 endforeach()
 foreach(backend IN LISTS COURSE_BACKENDS)
   add_test(NAME hints.planted.${backend}
-           COMMAND python3 ${CMAKE_CURRENT_SOURCE_DIR}/test_planted_hints.py --grader $<TARGET_FILE:grader>
+           COMMAND ${COURSE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_planted_hints.py --grader $<TARGET_FILE:grader>
                    --testsub ${CMAKE_BINARY_DIR}/testsub --backend ${backend}
                    --out ${CMAKE_CURRENT_BINARY_DIR}/hints.planted.${backend})
   set_tests_properties(hints.planted.${backend} PROPERTIES LABELS "hints;${backend}" SKIP_RETURN_CODE 77)

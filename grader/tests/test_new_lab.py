@@ -23,7 +23,7 @@ import time
 import unittest
 from pathlib import Path
 
-from course_copy import copy_course
+from grader.tests.course_copy import copy_course
 
 FROM_LAB, FROM_FOLDER = "lab3", "lab3_unrolled"
 NEW_LAB, NEW_FOLDER = "lab6", "lab6_copied"

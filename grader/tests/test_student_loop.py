@@ -29,7 +29,7 @@ import time
 import unittest
 from pathlib import Path
 
-from course_copy import copy_course
+from grader.tests.course_copy import copy_course
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

@@ -7,14 +7,16 @@ import json
 import os
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
+from grader.guard import verdict
+from grader.student import course_build
+from grader.student import progress
+from grader.student import watch
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(os.path.dirname(HERE), "student"))
-import course_build  # noqa: E402
-import progress  # noqa: E402
-import watch  # noqa: E402
 
 MAKE_COMPILE_ERROR = """\
 [ 96%] Building CXX object grader/CMakeFiles/lab1_student_labs_emulated.dir/generated/lab1_student_labs_emulated.cpp.o
@@ -65,23 +67,46 @@ gmake: *** [Makefile:719: lab1] Error 2
 
 
 class Classify(unittest.TestCase):
-    def test_a_compile_error_in_the_student_object_is_the_students(self):
-        self.assertEqual(course_build.classify(MAKE_COMPILE_ERROR, "lab1"), ("student", "compile_error"))
+    """Whose failure a failed build is: the guard's verdict files say it for the student's
+    compile, never the log's words or exit codes; the log only for the worker's link."""
 
-    def test_the_guards_exit_code_3_is_a_refusal(self):
-        self.assertEqual(course_build.classify(MAKE_REFUSED, "lab1"), ("student", "rejected"))
-        self.assertEqual(course_build.classify(NINJA_REFUSED, "lab3"), ("student", "rejected"))
+    def test_the_guards_verdict_decides_a_compile(self):
+        self.assertEqual(course_build.classify(MAKE_COMPILE_ERROR, "lab1", [verdict.COMPILE_ERROR]),
+                         ("student", "compile_error"))
+        self.assertEqual(course_build.classify(MAKE_REFUSED, "lab1", [verdict.REFUSED]), ("student", "rejected"))
+        self.assertEqual(course_build.classify(NINJA_REFUSED, "lab3", [verdict.COMPILED, verdict.REFUSED]),
+                         ("student", "rejected"))
+        # A log that reads like a refusal with the verdict of a compile error is a compile error.
+        self.assertEqual(course_build.classify(MAKE_REFUSED, "lab1", [verdict.COMPILE_ERROR]),
+                         ("student", "compile_error"))
 
     def test_a_missing_kernel_at_link_time_is_the_students(self):
-        self.assertEqual(course_build.classify(MAKE_LINK_ERROR, "lab1"), ("student", "link_error"))
+        self.assertEqual(course_build.classify(MAKE_LINK_ERROR, "lab1", [verdict.COMPILED]), ("student", "link_error"))
+        # The object was up to date, so the guard did not run in this build.
+        self.assertEqual(course_build.classify(MAKE_LINK_ERROR, "lab1", []), ("student", "link_error"))
 
     def test_anything_else_is_infrastructure(self):
-        self.assertEqual(course_build.classify(MAKE_COURSE_BROKEN, "lab1"), ("infra", ""))
-        self.assertEqual(course_build.classify("Error: could not find CMAKE_GENERATOR in Cache\n", "lab1"),
+        self.assertEqual(course_build.classify(MAKE_COURSE_BROKEN, "lab1", []), ("infra", ""))
+        self.assertEqual(course_build.classify("Error: could not find CMAKE_GENERATOR in Cache\n", "lab1", []),
                          ("infra", ""))
-        # Another lab's student object is not this lab's file.
-        self.assertEqual(course_build.classify(MAKE_COMPILE_ERROR, "lab2"), ("infra", ""))
+        # Without a verdict of this build, a failed student object of the log is not this file's fault.
+        self.assertEqual(course_build.classify(MAKE_COMPILE_ERROR, "lab1", []), ("infra", ""))
+        self.assertEqual(course_build.classify(MAKE_REFUSED, "lab1", [verdict.ERROR]), ("infra", ""))
 
+    def test_verdicts_are_read_from_the_workers_records_and_only_when_new(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            build = Path(tmp)
+            (build / "bin").mkdir()
+            (build / "guard").mkdir()
+            file = build / "guard" / "lab1_student_labs_emulated.json"
+            (build / "bin" / "lab1_worker_emulated.json").write_text(json.dumps({"guard_verdict": str(file)}))
+            self.assertEqual(course_build.student_verdicts(build, "lab1", 0), [])
+            file.write_text(json.dumps({"verdict": "refused", "source": "labs/lab1_divergent/kernels.cu"}))
+            self.assertEqual(course_build.student_verdicts(build, "lab1", 0), ["refused"])
+            self.assertEqual(course_build.student_verdicts(build, "lab1", time.time() + 60), [])
+            file.write_text("{not json")
+            self.assertEqual(course_build.student_verdicts(build, "lab1", 0), [])
+            self.assertEqual(course_build.student_verdicts(build, "lab2", 0), [])
 
 class Messages(unittest.TestCase):
     def test_only_the_lines_about_the_file_without_build_chatter(self):

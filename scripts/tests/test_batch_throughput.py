@@ -9,14 +9,12 @@ import sys
 import tempfile
 import unittest
 
+from scripts import batch_throughput as tp
+from grader.batch import roster
+from grader.batch import intake
+
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
 
-sys.path.insert(0, os.path.join(HERE, "..", "..", "grader", "batch"))
-
-import batch_throughput as tp  # noqa: E402
-import roster  # noqa: E402
-import intake  # noqa: E402
 
 ROOT = tp.ROOT
 SCRIPT = os.path.join(ROOT, "scripts", "batch_throughput.py")

@@ -7,9 +7,8 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-import cite_grading  # noqa: E402
+from scripts import cite_grading
 
 
 def check(name, cost, whole_lab=False):

@@ -8,14 +8,11 @@ import sys
 import tempfile
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
-
-import cite_figures  # noqa: E402
-import draw_handout_figures  # noqa: E402
-import labs_manifest  # noqa: E402
-import plot_results  # noqa: E402
-from test_plot_results import fixture  # noqa: E402
+from scripts import cite_figures
+from scripts import draw_handout_figures
+from scripts import labs_manifest
+from scripts import plot_results
+from scripts.tests.test_plot_results import fixture
 
 ROOT = labs_manifest.ROOT
 

@@ -5,9 +5,8 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-import plot_class  # noqa: E402
+from scripts import plot_class
 
 
 def rows():

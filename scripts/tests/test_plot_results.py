@@ -5,9 +5,8 @@ import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
-import plot_results  # noqa: E402
+from scripts import plot_results
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

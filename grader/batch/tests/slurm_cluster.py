@@ -30,7 +30,7 @@ import sys
 import tempfile
 import time
 
-from slurm_processes import children_of, free_port, mem_total_mb, pids_using
+from grader.batch.tests.slurm_processes import children_of, free_port, mem_total_mb, pids_using
 
 SKIP_EXIT_CODE = 77
 PROGRAMS = ("munged", "munge", "unmunge", "slurmctld", "slurmd",

@@ -9,11 +9,10 @@ import tempfile
 import unittest
 from types import SimpleNamespace
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import class_review  # noqa: E402
-import gradebook  # noqa: E402
-import grader_command  # noqa: E402
+from grader.batch import class_review
+from grader.batch import gradebook
+from grader.batch import grader_command
 
 
 def part(pid, correctness="passed", timing="measured", speedup=0.0, target=0.0, faults=0):

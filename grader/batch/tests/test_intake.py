@@ -7,10 +7,9 @@ import tempfile
 import unittest
 import zipfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
-import intake  # noqa: E402
-import roster  # noqa: E402
+from grader.batch import intake
+from grader.batch import roster
 
 LAB = "lab3_unrolled"
 

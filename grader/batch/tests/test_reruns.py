@@ -16,7 +16,7 @@ import tempfile
 import time
 import unittest
 
-from test_batch import BATCH, BUILD, SOLUTION, STUB, batch_env, gradebook, read, run_batch_args, write
+from grader.batch.tests.test_batch import BATCH, BUILD, SOLUTION, STUB, batch_env, gradebook, read, run_batch_args, write
 
 # What the uninterrupted batch gives each of them on the emulator (test_batch.py's RegradeTest).
 EXPECTED = {f"s{i}": ("graded", 60.0 if i % 2 == 0 else 0.0) for i in range(8)}

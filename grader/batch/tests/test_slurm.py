@@ -26,11 +26,11 @@ import time
 import unittest
 import zipfile
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
+from grader.batch.tests import test_batch as tb  # (the class's submissions, and how the batch is run)
+from grader.batch.tests.slurm_cluster import SKIP_EXIT_CODE, SlurmCluster, SlurmSkip, skip_reason
 
-import test_batch as tb  # noqa: E402  (the class's submissions, and how the batch is run)
-from slurm_cluster import SKIP_EXIT_CODE, SlurmCluster, SlurmSkip, skip_reason  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+
 
 CLUSTER = None
 

@@ -10,18 +10,19 @@ import tempfile
 import time
 import unittest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, os.path.join(HERE, ".."))
+from grader.batch import grade_one
+from grader.batch import intake
+from grader.batch import grader_command
+from grader.batch import gradebook
+from grader.batch import merge
+from grader.batch import shard
+from grader.batch import slurm_status
+from grader.batch import slurm_submit
+from grader.batch.build_recipe import BuildResult
 
-import grade_one  # noqa: E402
-import intake  # noqa: E402
-import grader_command  # noqa: E402
-import gradebook  # noqa: E402
-import merge  # noqa: E402
-import shard  # noqa: E402
-import slurm_status  # noqa: E402
-import slurm_submit  # noqa: E402
-from build_recipe import BuildResult  # noqa: E402
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
+
 
 BATCH = os.path.join(HERE, "..", "grade_batch.py")
 # The course build (ctest passes it): for the command's own dry run.
@@ -68,7 +69,9 @@ class JobScripts(unittest.TestCase):
         for line in ("#SBATCH --array=0-2%3", "#SBATCH --time=17", "#SBATCH --gres=gpu:1", "#SBATCH --partition=gpu",
                      "#SBATCH --account=cs101", "#SBATCH --output=/r/.slurm/run-1/task-%a.out"):
             self.assertIn(line + "\n", text)
-        self.assertIn('slurm_task.py /r/.slurm/run-1 "$SLURM_ARRAY_TASK_ID"', text)
+        # The task's Python imports the course's packages from its root, whatever the job's folder.
+        self.assertIn(f'exec env PYTHONPATH={ROOT} {sys.executable} -m grader.batch.slurm_task /r/.slurm/run-1 '
+                      '"$SLURM_ARRAY_TASK_ID"\n', text)
 
     def test_time_covers_one_whole_grading(self):
         # 2 submissions of 1 minute, but one grading may take 30: Slurm must not stop it first.

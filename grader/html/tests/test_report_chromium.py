@@ -20,8 +20,7 @@ matplotlib.use("Agg")
 import matplotlib.image  # noqa: E402
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-sys.path.insert(0, HERE)
-from test_report_page import BUILD, ROOT, Dom, grade, report_page  # noqa: E402
+from grader.html.tests.test_report_page import BUILD, ROOT, Dom, grade, report_page
 
 SKIPPED = 77
 BROWSER = next((shutil.which(b) for b in ("chromium", "chromium-browser", "google-chrome") if shutil.which(b)), None)

@@ -13,11 +13,11 @@ import tempfile
 import unittest
 from html.parser import HTMLParser
 
+from grader.html import report_page
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(HERE)))
 BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
-sys.path.insert(0, os.path.dirname(HERE))
-import report_page  # noqa: E402
 
 
 class Dom(HTMLParser):

@@ -15,13 +15,13 @@ import tempfile
 import unittest
 import zipfile
 
+from scripts import course_package
+from scripts.labs_manifest import labs
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(os.path.dirname(HERE))
 ROOT = os.path.dirname(SCRIPTS)
-sys.path.insert(0, SCRIPTS)
 
-import course_package  # noqa: E402
-from labs_manifest import labs  # noqa: E402
 
 BACKEND = sys.argv[1] if len(sys.argv) > 1 else "emulated"
 # A definition (not a declaration) of any kernel: a released file that has one could hand a
