@@ -12,9 +12,10 @@ import json
 import statistics
 import sys
 
+from grader import names
 from scripts.plot_style import PALETTE, plt, save
 
-STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission", "slurm")
+STATUSES = names.STATUSES + ("slurm",)  # every Slurm status counts as one
 
 
 def group(status):

@@ -5,6 +5,8 @@ import json
 import os
 import statistics
 
+from grader import names
+
 # What a gradebook row holds of the verdict (speedups, target and message hold times).
 ROW_FIELDS = ("status", "score", "max_score", "correctness")
 
@@ -36,13 +38,13 @@ def verdict(row, report=None):
 
 def read_verdicts(results):
     """{submission: verdict} of a results folder (gradebook.json and each report.json)."""
-    with open(os.path.join(results, "gradebook.json")) as f:
+    with open(os.path.join(results, names.GRADEBOOK_JSON)) as f:
         rows = json.load(f)
     out = {}
     for r in rows:
         report = None
         try:
-            with open(os.path.join(results, r["submission"], "report.json")) as f:
+            with open(os.path.join(results, r["submission"], names.REPORT)) as f:
                 report = json.load(f)
         except (OSError, ValueError):
             pass  # never graded (unusable file, build too long): the row is the verdict
@@ -59,7 +61,7 @@ def phase_medians(results):
     spent = {}
     for entry in sorted(os.listdir(results)):
         try:
-            with open(os.path.join(results, entry, "report.json")) as f:
+            with open(os.path.join(results, entry, names.REPORT)) as f:
                 seconds = json.load(f).get("seconds") or {}
         except (OSError, ValueError, AttributeError):
             continue
@@ -72,7 +74,7 @@ def phase_medians(results):
 def median_speedups(results):
     """{part: median speedup over the naive baseline} of the rows of a results folder that
     have one: if graders sharing a GPU disturbed each other's timing, these would move."""
-    with open(os.path.join(results, "gradebook.json")) as f:
+    with open(os.path.join(results, names.GRADEBOOK_JSON)) as f:
         rows = json.load(f)
     found = {}
     for r in rows:

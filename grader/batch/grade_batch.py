@@ -19,6 +19,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 
 
+from grader import names
 from grader import course_python
 from grader.batch import children
 from grader.batch import class_review
@@ -130,7 +131,7 @@ def interrupted(args, subs, todo, recorded, extra=""):
     rows = []
     for s in subs:
         try:
-            with open(os.path.join(args.out, s.name, "row.json")) as f:
+            with open(os.path.join(args.out, s.name, names.ROW)) as f:
                 rows.append(dict(json.load(f), **s.identity()))
         except (OSError, ValueError):
             pass
@@ -264,7 +265,7 @@ def grade(argv):
     changed = 0
     policy_hash = grade_one.file_sha256(args.policy) if args.policy else "default"
     for s in subs:
-        row_path = os.path.join(args.out, s.name, "row.json")
+        row_path = os.path.join(args.out, s.name, names.ROW)
         if os.path.exists(row_path) and not args.force and s.name not in regrade:
             with open(row_path) as f:
                 old = json.load(f)
@@ -356,7 +357,7 @@ def grade(argv):
                   f"({fig['per_minute_once_built']:.1f} per minute once built)")
     print(f"gradebook: {os.path.join(args.out, 'gradebook.csv')}")
     if os.path.exists(course_python.module_file("scripts.plot_class")):
-        subprocess.run(course_python.command("scripts.plot_class", os.path.join(args.out, "gradebook.json"),
+        subprocess.run(course_python.command("scripts.plot_class", os.path.join(args.out, names.GRADEBOOK_JSON),
                                              "--out", args.out, "--title", args.lab), env=course_python.env())
     return 0
 

@@ -1,5 +1,6 @@
 """Grading one submission, the same way wherever it runs: in the local batch
-(grade_batch.py) and in a Slurm array task (slurm_task.py).
+(grade_batch.py), in a Slurm array task (slurm_task.py) and in Gradescope's autograder
+(grader/gradescope/run_autograder.py).
 
 prepare() takes the lab file out of the submission and builds it (on the submitting
 node); grade() runs the grader on a built submission, in its own process, with the
@@ -18,6 +19,7 @@ import sys
 import threading
 import time
 
+from grader import names
 from grader.batch import children
 from grader.html import report_page
 from grader.batch import grader_command
@@ -37,11 +39,12 @@ class SubmissionGrader:
     (the local batch rewrites its gradebook there; a Slurm task leaves that to the merge)."""
 
     def __init__(self, out, lab, grader, backend, policy=None, grade_timeout=1800.0, recipe=None,
-                 compile_timeout=300.0, progress=None, on_row=None):
+                 compile_timeout=300.0, progress=None, on_row=None, invalid_hint=""):
         self.out, self.lab, self.grader, self.backend = out, lab, grader, backend
         self.policy = os.path.abspath(policy) if policy else None
         self.grade_timeout, self.compile_timeout = grade_timeout, compile_timeout
         self.recipe, self.progress, self.on_row = recipe, progress, on_row
+        self.invalid_hint = invalid_hint  # said after why a submission is unusable (Gradescope's upload advice)
         self.lock = threading.Lock()
         self.stats = {"build_s": 0.0, "builds": 0, "graded": 0, "grade_start": None, "grade_end": None}
         self.policy_sha256 = file_sha256(self.policy) if self.policy else "default"
@@ -64,17 +67,17 @@ class SubmissionGrader:
         d = self.folder_of(sub)
         os.makedirs(d, exist_ok=True)
         extra = dict(extra or {})
-        if not os.path.exists(os.path.join(d, "report.json")):
+        if not os.path.exists(os.path.join(d, names.REPORT)):
             # Never graded: its report is the reason, in every format the graded ones have.
-            extra["report.txt"] = f"{sub.name}: {r['status']}\n{r['message']}\n"
-            extra["results.json"] = json.dumps(gradebook.never_graded_results(r), indent=2) + "\n"
+            extra[names.TEXT] = f"{sub.name}: {r['status']}\n{r['message']}\n"
+            extra[names.GRADESCOPE] = json.dumps(gradebook.never_graded_results(r), indent=2) + "\n"
         for name, text in extra.items():
             with open(os.path.join(d, name), "w") as f:
                 f.write(text)
-        tmp = os.path.join(d, ".row.json.tmp")
+        tmp = os.path.join(d, "." + names.ROW + ".tmp")
         with open(tmp, "w") as f:
             json.dump(r, f, indent=2)
-        os.replace(tmp, os.path.join(d, "row.json"))  # written last: the submission is done
+        os.replace(tmp, os.path.join(d, names.ROW))  # written last: the submission is done
         with self.lock:
             self.recorded.add(sub.name)
             if self.on_row:
@@ -96,10 +99,11 @@ class SubmissionGrader:
             inner, data = intake.student_file(sub, lab_folder)
             self.file_sha256[sub.name] = hashlib.sha256(data).hexdigest()
             os.makedirs(self.folder_of(sub), exist_ok=True)
-            with open(os.path.join(self.folder_of(sub), gradebook.GRADED_FILE), "wb") as f:
+            with open(os.path.join(self.folder_of(sub), names.GRADED_FILE), "wb") as f:
                 f.write(data)
         except intake.InvalidSubmission as e:
-            self.record(sub, gradebook.row(sub.name, sub.student_id, "invalid_submission", message=str(e)))
+            message = f"{e}. {self.invalid_hint}" if self.invalid_hint else str(e)
+            self.record(sub, gradebook.row(sub.name, sub.student_id, names.INVALID_SUBMISSION, message=message))
             return None
         scratch = os.path.join(scratch_root, sub.name)
         shutil.rmtree(scratch, ignore_errors=True)
@@ -114,7 +118,7 @@ class SubmissionGrader:
                 self.stats["build_s"] += time.time() - t_build
                 self.stats["builds"] += 1
         except RecipeError as e:
-            self.record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"infrastructure: {e}"))
+            self.record(sub, gradebook.row(sub.name, sub.student_id, names.CRASHED, message=f"infrastructure: {e}"))
             return None
         if built.ok and self.backend == "gpu" and self.recipe.has(self.lab, "emulated"):
             # A GPU grade reads the emulator's counters for its technique checks too (docs/
@@ -126,7 +130,7 @@ class SubmissionGrader:
                 pass
         if built.ok:
             return built
-        status = "timeout" if built.timed_out else "rejected" if built.rejected else "compile_error"
+        status = names.TIMEOUT if built.timed_out else names.REJECTED if built.rejected else names.COMPILE_ERROR
         msg = ("the build ran too long" if built.timed_out else
                f"{inner} was refused before compiling" if built.rejected else f"{inner} does not compile")
         tail = "\n".join(built.log.strip().splitlines()[-12:])
@@ -140,11 +144,11 @@ class SubmissionGrader:
         record() writes the reason in their place."""
         d = self.folder_of(sub)
         os.makedirs(d, exist_ok=True)
-        failure = os.path.join(scratch, "build_failure.json")
+        failure = os.path.join(scratch, names.BUILD_FAILURE)
         grader_command.write_build_failure(failure, built)
         cmd = grader_command.command(self.grader, self.lab, built, self.emulate, self.policy, failure,
-                                     os.path.join(d, "report.json"), os.path.join(d, "results.json"),
-                                     os.path.join(d, "report.txt"))
+                                     os.path.join(d, names.REPORT), os.path.join(d, names.GRADESCOPE),
+                                     os.path.join(d, names.TEXT))
         try:
             children.run(cmd, self.grade_timeout)
         except subprocess.TimeoutExpired:
@@ -155,10 +159,10 @@ class SubmissionGrader:
         when given; gpu_lock: the lock file it shares with the other graders of that GPU."""
         d = self.folder_of(sub)
         os.makedirs(d, exist_ok=True)
-        report = os.path.join(d, "report.json")
+        report = os.path.join(d, names.REPORT)
         cmd = grader_command.command(self.grader, self.lab, built, self.emulate, self.policy,
-                                     json_out=report, gradescope=os.path.join(d, "results.json"),
-                                     text=os.path.join(d, "report.txt"), gpu_lock=gpu_lock)
+                                     json_out=report, gradescope=os.path.join(d, names.GRADESCOPE),
+                                     text=os.path.join(d, names.TEXT), gpu_lock=gpu_lock)
         env = dict(os.environ)
         if gpu is not None:
             env["CUDA_VISIBLE_DEVICES"] = gpu
@@ -169,20 +173,20 @@ class SubmissionGrader:
             raw, code = children.run(cmd, self.grade_timeout, env=env)
             out = raw.decode("utf-8", "replace")
         except subprocess.TimeoutExpired:
-            self.record(sub, gradebook.row(sub.name, sub.student_id, "timeout",
+            self.record(sub, gradebook.row(sub.name, sub.student_id, names.TIMEOUT,
                                            message=f"grading ran longer than {self.grade_timeout:.0f} s"))
             return
         try:
             with open(report) as f:
                 rep = json.load(f)
         except (OSError, ValueError):
-            self.record(sub, gradebook.row(sub.name, sub.student_id, "crashed",
+            self.record(sub, gradebook.row(sub.name, sub.student_id, names.CRASHED,
                                            message=f"the grader exited with {code} and no report: {out[-400:]}"),
                         {"grader.log": out})
             return
         extra = {"grader.log": out} if rep.get("infrastructure_error") else None
-        graded = os.path.join(d, "kernels.cu")
-        report_page.write_beside(rep, os.path.join(d, "report.html"),
+        graded = os.path.join(d, names.GRADED_FILE)
+        report_page.write_beside(rep, os.path.join(d, names.PAGE),
                                  graded if os.path.exists(graded) else (rep.get("source") or {}).get("path"))
         self.record(sub, gradebook.row_from_report(sub.name, sub.student_id, rep), extra)
 
@@ -206,7 +210,7 @@ class SubmissionGrader:
             except Exception as e:  # a bug here must not lose the other submissions
                 sub = item[0]
                 try:
-                    self.record(sub, gradebook.row(sub.name, sub.student_id, "crashed", message=f"batch error: {e}"))
+                    self.record(sub, gradebook.row(sub.name, sub.student_id, names.CRASHED, message=f"batch error: {e}"))
                 except children.Stopped:
                     continue
 

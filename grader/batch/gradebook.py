@@ -10,13 +10,12 @@ import json
 import os
 import statistics
 
+from grader import names
 from grader.batch import class_review
 
-STATUSES = ("graded", "compile_error", "rejected", "timeout", "crashed", "invalid_submission")
-# A submission whose Slurm array task ended before grading it (slurm_status.py): Slurm's
-# word for why, not a grade; a rerun grades it.
-SLURM_STATUSES = ("slurm_timeout", "slurm_cancelled", "slurm_node_fail", "slurm_preempted", "slurm_out_of_memory",
-                  "slurm_failed", "slurm_unknown")
+# The statuses of a row (grader/names.py). A submission whose Slurm array task ended before
+# grading it (slurm_status.py) gets Slurm's word for why, not a grade; a rerun grades it.
+STATUSES, SLURM_STATUSES = names.STATUSES, names.SLURM_STATUSES
 # The CSV's columns; SPEEDUP_COLUMNS of the lab's parts go where SPEEDUPS stands.
 SPEEDUPS = "speedups"
 COLUMNS = ("submission", "student_id", "full_name", "email", "lms_id", "status", "score", "max_score", "final_score",
@@ -28,7 +27,7 @@ COLUMNS = ("submission", "student_id", "full_name", "email", "lms_id", "status",
 ROW_FORMAT = 2
 # The file each row's grade is for, kept beside its reports (grade_one.py): what an
 # instructor reads, and what class_review.py compares.
-GRADED_FILE = "kernels.cu"
+GRADED_FILE = names.GRADED_FILE
 # What batch knows of every row beyond the grade (grade_one.py fills them in): the graded
 # file's hash, the policy's ("default" for the built-in one), the backend and the time.
 PROVENANCE = ("sha256", "policy_sha256", "backend", "graded_at")
@@ -44,8 +43,9 @@ def row(submission, student_id, status, score=0.0, max_score=0.0, correctness=""
     reason: why the submission lost points, in a few words ("A: hang"); the status's own
     words when there is no report to say more."""
     assert status in STATUSES + SLURM_STATUSES, status
-    words = {"compile_error": "does not compile", "rejected": "refused by the guard", "timeout": "build or grading ran too long",
-             "invalid_submission": "no usable kernels.cu", "crashed": "the grading crashed"}
+    words = {names.COMPILE_ERROR: "does not compile", names.REJECTED: "refused by the guard",
+             names.TIMEOUT: "build or grading ran too long", names.INVALID_SUBMISSION: "no usable kernels.cu",
+             names.CRASHED: "the grading crashed"}
     r = {"submission": submission, "student_id": student_id, "status": status, "score": round(score, 2),
          "max_score": round(max_score, 2), "correctness": correctness, "speedups": dict(speedups or {}),
          "target": target, "reason": one_line(reason or words.get(status, ""), 200), "message": one_line(message, 500)}
@@ -59,7 +59,7 @@ def part_reason(p):
     c = p["correctness"]
     if c["status"] == "timed_out":
         return f"{p['id']}: hang"
-    if c["status"] == "crashed":
+    if c["status"] == names.CRASHED:
         return f"{p['id']}: crashed"
     if c["status"] != "passed":
         first = c.get("failures") or [{}]
@@ -166,12 +166,12 @@ def write(out_dir, rows, review=None):
         w = csv.DictWriter(f, fieldnames=csv_fields(rows), restval="")
         w.writeheader()
         w.writerows(csv_row(r) for r in rows)
-    os.replace(tmp, os.path.join(out_dir, "gradebook.csv"))
-    tmp = os.path.join(out_dir, ".gradebook.json.tmp")
+    os.replace(tmp, os.path.join(out_dir, names.GRADEBOOK_CSV))
+    tmp = os.path.join(out_dir, "." + names.GRADEBOOK_JSON + ".tmp")
     with open(tmp, "w") as f:
         json.dump(rows, f, indent=2)
         f.write("\n")
-    os.replace(tmp, os.path.join(out_dir, "gradebook.json"))
+    os.replace(tmp, os.path.join(out_dir, names.GRADEBOOK_JSON))
 
 
 def headline_speedup(r):

@@ -8,11 +8,13 @@ own. Python reads only the --json report back (gradebook.row_from_report).
 import json
 import os
 
+from grader import names
+
 
 def build_failure_kind(built):
     """The grader's word for a failed build (grader/supervisor/main.cpp, read_build_failure).
     A build that ran too long did not compile either; batch's row still says "timeout"."""
-    return "rejected" if built.rejected else "compile_error"
+    return names.REJECTED if built.rejected else names.COMPILE_ERROR
 
 
 def write_build_failure(path, built):

@@ -16,6 +16,7 @@ import sys
 import time
 
 
+from grader import names
 from grader import course_python
 from grader.batch import gradebook
 from grader.batch import shard
@@ -27,7 +28,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 
 def read_row(out, name):
     try:
-        return shard.read_json(os.path.join(out, name, "row.json"))
+        return shard.read_json(os.path.join(out, name, names.ROW))
     except (OSError, ValueError):
         return None
 
@@ -49,7 +50,7 @@ def class_rows(manifest, array_id, env=None):
                 task = tasks[s["name"]]
                 status, message = slurm_status.status_for(states.get(task), source, f"{array_id}_{task}")
             else:
-                status, message = "crashed", "batch error: no result, and not in this run's array"
+                status, message = names.CRASHED, "batch error: no result, and not in this run's array"
             r = dict(gradebook.row(s["name"], s["student_id"], status, message=message), **s.get("identity", {}))
         rows.append(r)
     return rows, missing
@@ -105,7 +106,7 @@ def merge(run_dir, env=None, quiet=False):
     shutil.rmtree(os.path.join(run_dir, "scratch"), ignore_errors=True)
     print(f"gradebook: {os.path.join(out, 'gradebook.csv')}")
     if os.path.exists(course_python.module_file("scripts.plot_class")):
-        subprocess.run(course_python.command("scripts.plot_class", os.path.join(out, "gradebook.json"), "--out", out,
+        subprocess.run(course_python.command("scripts.plot_class", os.path.join(out, names.GRADEBOOK_JSON), "--out", out,
                                              "--title", manifest["lab"]),
                        stdout=subprocess.DEVNULL if quiet else None, env=course_python.env())
     return 0
@@ -116,7 +117,7 @@ def main(argv=None):
     if len(argv) != 1 or argv[0] in ("-h", "--help"):
         print(__doc__, file=sys.stderr if len(argv) != 1 else sys.stdout)
         return 0 if argv[:1] in (["-h"], ["--help"]) else 2
-    if not os.path.isfile(os.path.join(argv[0], "manifest.json")):
+    if not os.path.isfile(os.path.join(argv[0], names.RUN_MANIFEST)):
         print(f"merge: {argv[0]} is not a Slurm run folder (no manifest.json)", file=sys.stderr)
         return 2
     return merge(argv[0])

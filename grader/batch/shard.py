@@ -15,6 +15,8 @@ import json
 import os
 import re
 
+from grader import names
+
 RUN = re.compile(r"^run-(\d+)$")
 
 
@@ -76,12 +78,12 @@ def write_run(run_dir, manifest, shards):
     for i, shard in enumerate(shards):
         write_json(shard_path(run_dir, i), shard)
     manifest = dict(manifest, shards=[[e["name"] for e in shard] for shard in shards])
-    write_json(os.path.join(run_dir, "manifest.json"), manifest)
+    write_json(os.path.join(run_dir, names.RUN_MANIFEST), manifest)
     return manifest
 
 
 def read_manifest(run_dir):
-    return read_json(os.path.join(run_dir, "manifest.json"))
+    return read_json(os.path.join(run_dir, names.RUN_MANIFEST))
 
 
 def read_shard(run_dir, i):

@@ -9,13 +9,15 @@ controller: every cluster has it, but it forgets a finished job after MinJobAge,
 import re
 import subprocess
 
+from grader import names
+
 # Slurm's job state -> the gradebook's status of a submission its task did not grade.
 STATUS_OF_STATE = {
-    "TIMEOUT": "slurm_timeout", "DEADLINE": "slurm_timeout",
-    "CANCELLED": "slurm_cancelled",
-    "NODE_FAIL": "slurm_node_fail", "BOOT_FAIL": "slurm_node_fail",
-    "PREEMPTED": "slurm_preempted",
-    "OUT_OF_MEMORY": "slurm_out_of_memory",
+    "TIMEOUT": names.SLURM_TIMEOUT, "DEADLINE": names.SLURM_TIMEOUT,
+    "CANCELLED": names.SLURM_CANCELLED,
+    "NODE_FAIL": names.SLURM_NODE_FAIL, "BOOT_FAIL": names.SLURM_NODE_FAIL,
+    "PREEMPTED": names.SLURM_PREEMPTED,
+    "OUT_OF_MEMORY": names.SLURM_OUT_OF_MEMORY,
 }
 # States in which a task has not ended yet.
 ACTIVE = {"PENDING", "RUNNING", "CONFIGURING", "COMPLETING", "REQUEUED", "REQUEUE_HOLD", "REQUEUE_FED",
@@ -88,8 +90,8 @@ def status_for(state, source, task_label):
     '1234_5') ended without grading, its task's Slurm state as source reported it."""
     rerun = "run the same command again to grade it"
     if state is None:
-        return "slurm_unknown", f"unknown: Slurm has no record of array task {task_label}; {rerun}"
+        return names.SLURM_UNKNOWN, f"unknown: Slurm has no record of array task {task_label}; {rerun}"
     if state in ACTIVE:
-        return "slurm_unknown", f"array task {task_label} is still {state} ({source}); merge again when it ends"
-    status = STATUS_OF_STATE.get(state, "slurm_failed")
+        return names.SLURM_UNKNOWN, f"array task {task_label} is still {state} ({source}); merge again when it ends"
+    status = STATUS_OF_STATE.get(state, names.SLURM_FAILED)
     return status, f"array task {task_label} ended {state} ({source}) before grading it; {rerun}"

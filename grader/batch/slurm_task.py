@@ -16,6 +16,7 @@ import tempfile
 import time
 
 
+from grader import names
 from grader.batch import children
 from grader.batch import grade_one
 from grader.batch import intake
@@ -60,7 +61,7 @@ def main(argv=None):
     start = time.time()
     out = manifest["out"]
     # A requeued task keeps what it finished before.
-    todo = [e for e in entries if not os.path.exists(os.path.join(out, e["name"], "row.json"))]
+    todo = [e for e in entries if not os.path.exists(os.path.join(out, e["name"], names.ROW))]
     print(f"slurm_task {task_id} on {socket.gethostname()}: {len(todo)} of {len(entries)} submission(s) to grade"
           f" (CUDA_VISIBLE_DEVICES={os.environ.get('CUDA_VISIBLE_DEVICES', 'unset')})", file=sys.stderr, flush=True)
     grader = grade_one.SubmissionGrader(out, manifest["lab"], manifest["grader"], manifest["backend"],

@@ -12,7 +12,9 @@ run's merge (merge.py); each prints them in its own words.
 import json
 import os
 
-STATS_FILE = "batch_stats.json"
+from grader import names
+
+STATS_FILE = names.STATS
 
 
 def per_minute(count, seconds):

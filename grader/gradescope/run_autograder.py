@@ -5,9 +5,10 @@ it against the prebuilt course, grades correctness on the CPU emulator, and alwa
 compile. Performance points follow the policy's "emulated_performance": "omit" leaves them
 out of the maximum, "pending" keeps them for a later GPU batch run.
 
-results.json is the grader's own (grader --gradescope), a build that failed or was refused
-included (grader --build-failure); this script writes one itself only when the grader never
-saw the submission (no usable file) or could not run. The grader's human report goes to
+The submission is graded as the batch grades each of a class's (grader/batch/grade_one.py),
+so results.json is the grader's own (grader --gradescope), a build that failed or was
+refused included (grader --build-failure), or, when the grader never saw the submission (no
+usable file) or could not run, the batch's account of why. The grader's human report goes to
 stdout, which Gradescope shows the student. Where the submission was graded, results.json
 also gets one test without points whose output is the HTML report of the student's own
 kernels (grader/html/report_page.py, output_format "html"); a page that cannot be drawn
@@ -15,18 +16,16 @@ never costs the grade."""
 import argparse
 import json
 import os
-import subprocess
+import shutil
 import sys
 import tempfile
 
-from grader.batch import grader_command
+from grader import names
+from grader.batch import grade_one
 from grader.batch import gradebook
 from grader.batch import intake
 from grader.html import report_page
 from grader.batch.build_recipe import Recipe, RecipeError
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-
 
 PAGE_TEST = "Your kernels in pictures (the HTML report)"
 
@@ -45,40 +44,29 @@ def failure(status, message):
 
 
 def grade(root, results):
-    """Has the grader write `results`; returns None when it did, else the results to write."""
+    """Grades the submission as the batch grades each of a class's (grader/batch/grade_one.py:
+    the same intake, build, grader run and records), in a results folder of its own, then
+    takes its results.json; returns None when it did, else the results to write."""
     source = os.path.join(root, "source")
     with open(os.path.join(source, "gradescope_lab")) as f:
         lab = f.read().strip()
     recipe = Recipe(os.path.join(root, "build"))
     folder = recipe.folder(lab)
-    sub = intake.Submission("submission", os.path.join(root, "submission"), "dir", "submission")
-    try:
-        _, data = intake.student_file(sub, folder)
-    except intake.InvalidSubmission as e:
-        return failure("invalid_submission", f"{e}. Upload {folder}/kernels.cu (or kernels.cu alone).")
-    scratch = tempfile.mkdtemp(prefix="autograder-")
-    path = os.path.join(scratch, folder, "kernels.cu")
-    os.makedirs(os.path.dirname(path))
-    with open(path, "wb") as f:
-        f.write(data)
-    built = recipe.build(lab, "emulated", path, scratch, timeout=600)
-    build_failure = None
-    if not built.ok:
-        build_failure = os.path.join(scratch, "build_failure.json")
-        grader_command.write_build_failure(build_failure, built)
     policy = os.path.join(source, "gradescope_policy.jsonc")
-    report = os.path.join(scratch, "report.json")
-    cmd = grader_command.command(recipe.grader, lab, built, True, policy if os.path.exists(policy) else None,
-                                 build_failure, json_out=report, gradescope=results)
-    try:
-        proc = subprocess.run(cmd, timeout=1800)
-    except subprocess.TimeoutExpired:
-        return failure("timeout", "grading took longer than 30 minutes")
-    if not os.path.exists(results):
-        return failure("crashed", f"the grader exited with {proc.returncode} and wrote no results "
-                                  "(its messages are above)")
-    if built.ok:
-        add_page(results, report, path)
+    out = tempfile.mkdtemp(prefix="autograder-")
+    sub = intake.Submission("submission", os.path.join(root, "submission"), "dir", "submission")
+    grader = grade_one.SubmissionGrader(out, lab, recipe.grader, "emulated", policy if os.path.exists(policy) else None,
+                                        grade_timeout=1800, recipe=recipe, compile_timeout=600,
+                                        invalid_hint=f"Upload {folder}/kernels.cu (or kernels.cu alone).")
+    built = grader.prepare(sub, folder, os.path.join(out, ".scratch"))
+    if built is not None:
+        grader.grade(sub, built)
+    d = grader.folder_of(sub)
+    with open(os.path.join(d, names.TEXT), encoding="utf-8", errors="replace") as f:
+        print(f.read(), end="")  # the human report, which Gradescope shows the student
+    shutil.copyfile(os.path.join(d, names.GRADESCOPE), results)
+    if built is not None:
+        add_page(results, os.path.join(d, names.REPORT), os.path.join(d, names.GRADED_FILE))
     return None
 
 
@@ -101,14 +89,14 @@ def main():
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("--root", default="/autograder")
     args = p.parse_args()
-    path = os.path.join(args.root, "results", "results.json")
+    path = os.path.join(args.root, "results", names.GRADESCOPE)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     if os.path.exists(path):
         os.remove(path)  # only this submission's results count
     try:
         results = grade(args.root, path)
     except (RecipeError, OSError, ValueError) as e:
-        results = failure("crashed", f"the autograder is broken, not your submission: {e}")
+        results = failure(names.CRASHED, f"the autograder is broken, not your submission: {e}")
     if results is not None:
         write_results(path, results)
         print(results["output"])

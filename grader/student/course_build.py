@@ -15,6 +15,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from grader import names
 from grader.guard import verdict
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -132,15 +133,15 @@ def classify(log, lab, verdicts):
     """Whose failure a failed build of `lab` is: ("student", kind) or ("infra", ""). VERDICTS:
     the guard's verdicts on the student's file from this build (student_verdicts)."""
     if verdict.REFUSED in verdicts:
-        return "student", "rejected"
+        return "student", names.REJECTED
     if verdict.COMPILE_ERROR in verdicts:
-        return "student", "compile_error"
+        return "student", names.COMPILE_ERROR
     # A kernel or constant the binding needs that the file lacks (or defines twice) fails the
     # worker's link, naming the student's namespace.
     worker = re.compile(rf"(CMakeFiles/{lab}_worker_(gpu|emulated)\.dir/|bin/{lab}_worker_(gpu|emulated)$)")
     if any(worker.search(where) for where, _ in failures(log)):
         if re.search(rf"(undefined reference|multiple definition)[^\n]*{lab}_student", log):
-            return "student", "link_error"
+            return "student", names.LINK_ERROR
     return "infra", ""
 
 

@@ -20,6 +20,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from grader import names
 from grader.student import course_build
 from grader.html import report_page
 from grader.student.course_build import Problem
@@ -54,7 +55,7 @@ def report_build_failure(build, lab, folder, cache, outcome, options):
         # grader does not depend on that file, so it can be built to write the reports.
         course_build.build_lab(build, "grader")
     if not os.access(grader, os.X_OK):
-        words = {"rejected": "was refused by the course's guard", "link_error": "does not link with the course's code"}
+        words = {names.REJECTED: "was refused by the course's guard", names.LINK_ERROR: "does not link with the course's code"}
         print(f"{messages}\n\n{lab}: {course_build.display_name(source)} {words.get(outcome.kind, 'does not compile')}; "
               "nothing was graded (and no report file was written: the grader is not built yet)")
         return 1

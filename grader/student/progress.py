@@ -15,11 +15,12 @@ import os
 import sys
 from pathlib import Path
 
+from grader import names
 from grader.student import course_build
 
 COLUMNS = ("lab", "part", "result", "x naive", "score", "date", "backend")
-BUILD_WORDS = {"compile_error": "does not compile", "rejected": "refused by the guard",
-               "link_error": "does not link"}
+BUILD_WORDS = {names.COMPILE_ERROR: "does not compile", names.REJECTED: "refused by the guard",
+               names.LINK_ERROR: "does not link"}
 
 
 def points(x):
