@@ -16,7 +16,7 @@
 
 #include <fmt/format.h>
 
-#include "core/inputs.hpp"
+#include "inputs/inputs.hpp"
 #include "core/stats.hpp"
 #include "course/device_buffer.hpp"
 #include "course/event_timer.hpp"

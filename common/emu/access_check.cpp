@@ -20,7 +20,7 @@ extern char __stop_emu_shared[] __attribute__((weak));
 extern char __start_emu_constant[] __attribute__((weak));
 extern char __stop_emu_constant[] __attribute__((weak));
 // The lab objects' other static data, moved there when they are compiled
-// (grader/core/rules_object_flow.hpp).
+// (grader/rules/rules_object_flow.hpp).
 extern char __start_emu_static[] __attribute__((weak));
 extern char __stop_emu_static[] __attribute__((weak));
 extern char __start_emu_static_data[] __attribute__((weak));

@@ -5,7 +5,7 @@
 //  - a device allocation (cudaMalloc: its whole size, guard words included),
 //  - the block's __shared__ memory: the `emu_shared` section, where every __shared__ array
 //    and (emu_local, emu_local_data, emu_static, emu_static_data) the rest of the lab
-//    objects' static data lie (grader/core/rules_object_flow.hpp),
+//    objects' static data lie (grader/rules/rules_object_flow.hpp),
 //  - the running thread's own stack frames: from its stack pointer up to where the course
 //    entered the kernel, less the saved frame pointers and return addresses of its frames,
 //    so that no store can redirect a return (reads may also see the frames above),

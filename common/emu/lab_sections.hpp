@@ -1,6 +1,6 @@
 #pragma once
 // The sections the linker bounds for the emulator (every __shared__ array and __constant__
-// variable, and the lab objects' other static data, which grader/core/rules_object_flow.hpp
+// variable, and the lab objects' other static data, which grader/rules/rules_object_flow.hpp
 // moves there; lab_data.ld puts emu_static_data and emu_static on pages of their own, up to
 // __emu_grid_data_end). Weak: a worker without any. Internal to the emulator.
 extern "C" {

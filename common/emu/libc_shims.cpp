@@ -1,6 +1,6 @@
 // What a lab object's calls of the C library reach on the CPU emulator. The guard renames
 // them in every student object it passes (memcpy -> course_emu_memcpy, ...;
-// grader/core/rules_object_allowlists.cpp lists the pairs), so that calls the compiler
+// grader/rules/rules_object_allowlists.cpp lists the pairs), so that calls the compiler
 // makes by itself (a struct copy, a zeroed local array) are checked too: a copy only between
 // what kernel code may touch (access_check.hpp), a printf without %n, its output bounded.
 #include <unistd.h>

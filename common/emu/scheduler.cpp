@@ -17,7 +17,7 @@
 #include "emu/fault_guard.hpp"
 #include "emu/trace.hpp"
 
-// The block's __shared__ arrays (cuda_emu.hpp, grader/core/rules_object_flow.hpp).
+// The block's __shared__ arrays (cuda_emu.hpp, grader/rules/rules_object_flow.hpp).
 extern "C" {
 extern char __start_emu_shared[] __attribute__((weak));
 extern char __stop_emu_shared[] __attribute__((weak));

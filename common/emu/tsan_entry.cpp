@@ -1,7 +1,7 @@
 // The ThreadSanitizer call ABI that gcc's -fsanitize=thread emits into the emulated lab
 // objects (cmake/course_labs.cmake), implemented here instead of by libtsan, which is never
 // linked: each load or store of kernel code calls one of these first, with its address.
-// Only these names are defined: the guard (grader/core/rules_object_allowlists.cpp)
+// Only these names are defined: the guard (grader/rules/rules_object_allowlists.cpp)
 // accepts exactly them in a lab object, and a call of any other __tsan_ function (an
 // atomic builtin, say) fails to link. Every access is checked (access_check.hpp), on every
 // launch; a traced launch also records it.

@@ -4,7 +4,7 @@ them and nothing it left half done is taken for a result.
 A Ctrl-C at the terminal reaches the batch and its children (one process group); a
 SIGINT or SIGTERM to the batch's pid alone reaches only the batch. Either way the batch's
 handler calls stop(): from then on `stopping` is set, every running child gets SIGTERM
-(the grader kills its own workers on it, grader/supervisor/worker_process.cpp) and SIGKILL
+(the grader kills its own workers on it, grader/process/worker_process.cpp) and SIGKILL
 after a grace period, and no new child starts. run() raises Stopped for a child that
 ended once the batch was stopping, or that a stop signal ended just before the batch's
 handler ran: its caller records nothing, and the same command again grades it.

@@ -5,7 +5,7 @@
 #include <regex>
 #include <sstream>
 
-#include "core/inputs.hpp"
+#include "inputs/inputs.hpp"
 
 namespace course {
 

@@ -59,7 +59,7 @@ struct correctness_request {
     std::vector<std::string> parts;  // ids, in order
     std::uint64_t seed = 0;
     double tolerance_c = 0;
-    std::vector<std::string> inputs;  // reduction input kinds (core/inputs.hpp)
+    std::vector<std::string> inputs;  // reduction input kinds (inputs/inputs.hpp)
     std::vector<std::uint64_t> sizes, record_sizes;
     std::vector<std::string> shapes;  // "RxC"
     // One random case each, after the others: sizes too large for every input kind on the

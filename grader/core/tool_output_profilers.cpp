@@ -3,7 +3,7 @@
 #include <regex>
 #include <set>
 
-#include "core/rules_text.hpp"
+#include "rules/rules_text.hpp"
 #include "core/tool_output.hpp"
 
 namespace course {

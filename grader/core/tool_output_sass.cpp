@@ -5,7 +5,7 @@
 #include <regex>
 #include <sstream>
 
-#include "core/rules_text.hpp"
+#include "rules/rules_text.hpp"
 #include "core/tool_output.hpp"
 
 namespace course {

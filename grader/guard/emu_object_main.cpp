@@ -1,14 +1,14 @@
 // course_emu_object -- <compile command>: the compiler launcher of the emulated lab objects
 // the course compiles itself (references, baselines, test kernels). It runs the compile,
-// then edits the object as the guard edits a student's (core/rules_object_flow.hpp: static
+// then edits the object as the guard edits a student's (rules/rules_object_flow.hpp: static
 // data into the `emu_static` sections), so that every lab object's shared memory lies where
 // the emulator's memory check looks for it.
 #include <iostream>
 #include <string>
 #include <vector>
 
-#include "core/rules_compile.hpp"
-#include "core/rules_object_flow.hpp"
+#include "rules/rules_compile.hpp"
+#include "rules/rules_object_flow.hpp"
 #include "guard/guard_system.hpp"
 
 namespace {

@@ -13,7 +13,7 @@
 // the build scripts read; its exit code only stops the build: 0 compiled and accepted; 3
 // refused (the object is deleted); the compiler's own status when the compile fails (1 when
 // a limit stopped it); 2 a usage error or a missing tool. The rules themselves live in
-// core/submission_rules (unit-tested).
+// rules/submission_rules (unit-tested).
 #include <CLI/CLI.hpp>
 
 #include <signal.h>

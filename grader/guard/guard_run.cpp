@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/rules_object_flow.hpp"
+#include "rules/rules_object_flow.hpp"
 
 namespace fs = std::filesystem;
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "core/submission_rules.hpp"
+#include "rules/submission_rules.hpp"
 #include "guard/guard_system.hpp"
 
 namespace course::guard {

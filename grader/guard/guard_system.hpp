@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "supervisor/worker_process.hpp"
+#include "process/worker_process.hpp"
 
 namespace course::guard {
 
@@ -24,7 +24,7 @@ struct bounds {
 // every pass over the file.
 worker_run run_bounded(const std::vector<std::string>& argv, const bounds& b, std::size_t keep_bytes);
 
-using course::find_program;  // supervisor/worker_process.hpp
+using course::find_program;  // process/worker_process.hpp
 
 // The absolute path with every symlink resolved, "" when it does not resolve.
 std::string real_path(const std::string& path);

@@ -6,7 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/grading_plan.hpp"
-#include "core/inputs.hpp"
+#include "inputs/inputs.hpp"
 #include "core/ladder.hpp"
 #include "core/lab_scoring.hpp"
 #include "core/stopwatch.hpp"

@@ -7,7 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include "supervisor/session.hpp"
-#include "supervisor/worker_process.hpp"
+#include "process/worker_process.hpp"
 
 namespace course {
 

@@ -10,7 +10,7 @@
 
 #include "core/bank_verdict.hpp"
 #include "core/tool_output.hpp"
-#include "supervisor/worker_process.hpp"
+#include "process/worker_process.hpp"
 
 namespace course {
 

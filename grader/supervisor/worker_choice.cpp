@@ -9,7 +9,7 @@
 #include "core/report.hpp"
 #include "core/sha256.hpp"
 #include "supervisor/phase_runner.hpp"
-#include "supervisor/worker_process.hpp"
+#include "process/worker_process.hpp"
 
 namespace course {
 

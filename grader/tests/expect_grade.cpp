@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "core/protocol.hpp"
-#include "supervisor/worker_process.hpp"
+#include "process/worker_process.hpp"
 
 namespace {
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "core/submission_rules.hpp"
+#include "rules/submission_rules.hpp"
 
 namespace doctest {
 // Failures print the lists they compare.

@@ -2,8 +2,8 @@
 
 #include <cmath>
 
-#include "core/input_cache.hpp"
-#include "core/inputs.hpp"
+#include "inputs/input_cache.hpp"
+#include "inputs/inputs.hpp"
 
 using namespace course;
 

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <set>
 
-#include "core/inputs.hpp"
-#include "core/perturbation.hpp"
-#include "core/tolerance.hpp"
+#include "inputs/inputs.hpp"
+#include "inputs/perturbation.hpp"
+#include "inputs/tolerance.hpp"
 
 using namespace course;
 

@@ -273,7 +273,7 @@ TEST_CASE("object: the emulator's memory tracing (-fsanitize=thread) passes, and
                                    "0: kernels.cu calls `__asan_report_load4" + std::string(calls_tail)});
 }
 
-#include "core/rules_object_flow.hpp"
+#include "rules/rules_object_flow.hpp"
 
 TEST_CASE("object: the edits that make an emulated lab object ready to link") {
     const std::string sections =

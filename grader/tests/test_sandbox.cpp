@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "supervisor/worker_process.hpp"
+#include "process/worker_process.hpp"
 #include "worker/sandbox.hpp"
 
 using namespace course;

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "core/tolerance.hpp"
+#include "inputs/tolerance.hpp"
 
 using namespace course;
 

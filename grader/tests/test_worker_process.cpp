@@ -11,7 +11,7 @@
 #include <fstream>
 #include <stdexcept>
 
-#include "supervisor/worker_process.hpp"
+#include "process/worker_process.hpp"
 
 using namespace course;
 

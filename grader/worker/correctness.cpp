@@ -11,7 +11,7 @@
 #include <optional>
 #include <sstream>
 
-#include "core/perturbation.hpp"
+#include "inputs/perturbation.hpp"
 #include "course/cuda_check.hpp"
 #include "worker/events.hpp"
 #if defined(COURSE_EMULATE)

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "core/inputs.hpp"
+#include "inputs/inputs.hpp"
 #include "worker/part.hpp"
 
 namespace course {

@@ -4,8 +4,8 @@
 #include <optional>
 #include <string>
 
-#include "core/host_floats.hpp"
-#include "core/perturbation.hpp"
+#include "inputs/host_floats.hpp"
+#include "inputs/perturbation.hpp"
 #include "core/result.hpp"
 #include "worker/part.hpp"
 

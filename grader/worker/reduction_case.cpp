@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/tolerance.hpp"
+#include "inputs/tolerance.hpp"
 
 namespace course {
 

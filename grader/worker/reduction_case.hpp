@@ -4,9 +4,9 @@
 #include <string>
 #include <vector>
 
-#include "core/input_cache.hpp"
-#include "core/inputs.hpp"
-#include "core/perturbation.hpp"
+#include "inputs/input_cache.hpp"
+#include "inputs/inputs.hpp"
+#include "inputs/perturbation.hpp"
 #include "core/result.hpp"
 #include "worker/guarded_buffer.hpp"
 #include "worker/part.hpp"

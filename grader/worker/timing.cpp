@@ -9,7 +9,7 @@
 
 #include <fmt/format.h>
 
-#include "core/perturbation.hpp"
+#include "inputs/perturbation.hpp"
 #include "core/stats.hpp"
 #include "course/device_buffer.hpp"
 #include "course/event_timer.hpp"

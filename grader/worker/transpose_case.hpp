@@ -3,8 +3,8 @@
 #include <string>
 #include <vector>
 
-#include "core/input_cache.hpp"
-#include "core/inputs.hpp"
+#include "inputs/input_cache.hpp"
+#include "inputs/inputs.hpp"
 #include "core/result.hpp"
 #include "worker/guarded_buffer.hpp"
 #include "worker/part.hpp"

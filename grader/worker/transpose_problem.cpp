@@ -1,7 +1,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "core/perturbation.hpp"
+#include "inputs/perturbation.hpp"
 #include "worker/problem.hpp"
 #include "worker/transpose_case.hpp"
 

@@ -1,10 +1,10 @@
-#include "core/rules_diagnostics.hpp"
+#include "rules/rules_diagnostics.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <csignal>
 
-#include "core/rules_text.hpp"
+#include "rules/rules_text.hpp"
 
 namespace course::rules {
 

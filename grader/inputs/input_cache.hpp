@@ -4,9 +4,9 @@
 #include <map>
 #include <tuple>
 
-#include "core/host_floats.hpp"
-#include "core/inputs.hpp"
-#include "core/perturbation.hpp"
+#include "inputs/host_floats.hpp"
+#include "inputs/inputs.hpp"
+#include "inputs/perturbation.hpp"
 
 namespace course {
 

@@ -8,8 +8,8 @@
 #include <utility>
 #include <vector>
 
-#include "core/rules_finding.hpp"
-#include "core/rules_object_dump.hpp"
+#include "rules/rules_finding.hpp"
+#include "rules/rules_object_dump.hpp"
 
 namespace course::rules::detail {
 

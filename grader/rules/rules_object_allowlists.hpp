@@ -5,7 +5,7 @@
 #include <set>
 #include <string>
 
-#include "core/rules_object.hpp"
+#include "rules/rules_object.hpp"
 
 namespace course::rules::detail {
 

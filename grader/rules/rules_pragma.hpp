@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/rules_lexer.hpp"
+#include "rules/rules_lexer.hpp"
 
 namespace course::rules::detail {
 

@@ -1,9 +1,9 @@
-#include "core/rules_compile.hpp"
+#include "rules/rules_compile.hpp"
 
 #include <cctype>
 #include <set>
 
-#include "core/rules_text.hpp"
+#include "rules/rules_text.hpp"
 
 namespace course::rules {
 

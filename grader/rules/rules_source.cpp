@@ -1,11 +1,11 @@
-#include "core/rules_source.hpp"
+#include "rules/rules_source.hpp"
 
 #include <cctype>
 #include <cstring>
 #include <set>
 
-#include "core/rules_lexer.hpp"
-#include "core/rules_pragma.hpp"
+#include "rules/rules_lexer.hpp"
+#include "rules/rules_pragma.hpp"
 
 namespace course::rules {
 

@@ -1,4 +1,4 @@
-#include "core/input_cache.hpp"
+#include "inputs/input_cache.hpp"
 
 namespace course {
 

@@ -1,11 +1,11 @@
-#include "core/rules_object_flow.hpp"
+#include "rules/rules_object_flow.hpp"
 
 #include <cstdlib>
 #include <set>
 
-#include "core/rules_mangled.hpp"
-#include "core/rules_object_allowlists.hpp"
-#include "core/rules_text.hpp"
+#include "rules/rules_mangled.hpp"
+#include "rules/rules_object_allowlists.hpp"
+#include "rules/rules_text.hpp"
 
 namespace course::rules::detail {
 

@@ -1,4 +1,4 @@
-#include "core/rules_text.hpp"
+#include "rules/rules_text.hpp"
 
 #include <sstream>
 

@@ -1,11 +1,11 @@
-#include "core/perturbation.hpp"
+#include "inputs/perturbation.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "core/inputs.hpp"
-#include "core/tolerance.hpp"
+#include "inputs/inputs.hpp"
+#include "inputs/tolerance.hpp"
 
 namespace course {
 

@@ -1,4 +1,4 @@
-#include "core/inputs.hpp"
+#include "inputs/inputs.hpp"
 
 #include <algorithm>
 #include <cmath>

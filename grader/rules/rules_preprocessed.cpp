@@ -1,4 +1,4 @@
-#include "core/rules_preprocessed.hpp"
+#include "rules/rules_preprocessed.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -7,8 +7,8 @@
 #include <set>
 #include <sstream>
 
-#include "core/rules_lexer.hpp"
-#include "core/rules_pragma.hpp"
+#include "rules/rules_lexer.hpp"
+#include "rules/rules_pragma.hpp"
 
 namespace course::rules {
 

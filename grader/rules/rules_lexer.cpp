@@ -1,4 +1,4 @@
-#include "core/rules_lexer.hpp"
+#include "rules/rules_lexer.hpp"
 
 #include <algorithm>
 #include <cctype>

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "core/host_floats.hpp"
+#include "inputs/host_floats.hpp"
 
 namespace course {
 

@@ -1,9 +1,9 @@
-#include "core/rules_object_allowlists.hpp"
+#include "rules/rules_object_allowlists.hpp"
 
 #include <cctype>
 
-#include "core/rules_mangled.hpp"
-#include "core/rules_text.hpp"
+#include "rules/rules_mangled.hpp"
+#include "rules/rules_text.hpp"
 
 namespace course::rules::detail {
 

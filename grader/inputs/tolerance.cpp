@@ -1,4 +1,4 @@
-#include "core/tolerance.hpp"
+#include "inputs/tolerance.hpp"
 
 #include <cmath>
 

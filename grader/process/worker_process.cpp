@@ -1,4 +1,4 @@
-#include "supervisor/worker_process.hpp"
+#include "process/worker_process.hpp"
 
 #include <fcntl.h>
 #include <poll.h>

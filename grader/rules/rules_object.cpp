@@ -1,14 +1,14 @@
-#include "core/rules_object.hpp"
+#include "rules/rules_object.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <map>
 #include <set>
 
-#include "core/rules_object_allowlists.hpp"
-#include "core/rules_object_flow.hpp"
-#include "core/rules_object_dump.hpp"
-#include "core/rules_text.hpp"
+#include "rules/rules_object_allowlists.hpp"
+#include "rules/rules_object_flow.hpp"
+#include "rules/rules_object_dump.hpp"
+#include "rules/rules_text.hpp"
 
 namespace course::rules {
 

@@ -1,4 +1,4 @@
-#include "core/rules_pragma.hpp"
+#include "rules/rules_pragma.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "core/rules_finding.hpp"
-#include "core/rules_mangled.hpp"
+#include "rules/rules_finding.hpp"
+#include "rules/rules_mangled.hpp"
 
 namespace course::rules {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "core/rules_finding.hpp"
+#include "rules/rules_finding.hpp"
 
 namespace course::rules {
 

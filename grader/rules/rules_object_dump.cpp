@@ -1,9 +1,9 @@
-#include "core/rules_object_dump.hpp"
+#include "rules/rules_object_dump.hpp"
 
 #include <cctype>
 #include <cstdlib>
 
-#include "core/rules_text.hpp"
+#include "rules/rules_text.hpp"
 
 namespace course::rules::detail {
 

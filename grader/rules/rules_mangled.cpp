@@ -1,4 +1,4 @@
-#include "core/rules_mangled.hpp"
+#include "rules/rules_mangled.hpp"
 
 #include <cxxabi.h>
 
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <memory>
 
-#include "core/rules_text.hpp"
+#include "rules/rules_text.hpp"
 
 namespace course::rules {
 
