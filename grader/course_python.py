@@ -1,6 +1,8 @@
-"""How the course runs one of its Python programs in a child process: `python3 -m MODULE`
-with the repository root on PYTHONPATH, where its packages (grader, scripts, bench) import
-from, whatever the child's working folder (docs/architecture.md, "The Python")."""
+"""How the course runs one of its Python programs in a child process: by the module's file,
+with the repository root first on PYTHONPATH, where its packages (grader, scripts, bench)
+import from. Never `python3 -m`, which would put the child's working folder (a Slurm job's,
+an instructor's) first on its path, where another checkout's packages could stand
+(docs/architecture.md, "The Python")."""
 import os
 import shlex
 import sys
@@ -15,7 +17,7 @@ def module_file(module):
 
 
 def command(module, *args):
-    return [sys.executable, "-m", module, *map(str, args)]
+    return [sys.executable, module_file(module), *map(str, args)]
 
 
 def env(base=None):
@@ -25,6 +27,11 @@ def env(base=None):
     return out
 
 
-def shell_line(module, *args):
-    """command() as one line of a shell script (a Slurm job's), the root on PYTHONPATH."""
-    return " ".join(shlex.quote(a) for a in ["env", f"PYTHONPATH={ROOT}", *command(module, *args)])
+def shell_env():
+    """The line of a shell script (a Slurm job's) that puts the root first on PYTHONPATH."""
+    return f'export PYTHONPATH={shlex.quote(ROOT)}"${{PYTHONPATH:+:$PYTHONPATH}}"'
+
+
+def shell_command(module, *args):
+    """command() as a shell script's words (after shell_env())."""
+    return " ".join(shlex.quote(a) for a in command(module, *args))

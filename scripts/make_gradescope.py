@@ -21,7 +21,8 @@ import sys
 import tempfile
 import zipfile
 
-from scripts.course_package import PREBUILT, ROOT, course_files, reference_objects, shipped_files
+from scripts import labs_manifest
+from scripts.course_package import PREBUILT, ROOT, reference_objects, shipped_files
 
 
 def policy_problem(policy):
@@ -46,7 +47,7 @@ def main(argv=None):
     p.add_argument("--out", help="the zip (default build/gradescope/<lab>_autograder.zip)")
     p.add_argument("--policy", help="policy file for the autograder (e.g. emulated_performance: pending)")
     args = p.parse_args(argv)
-    labs = sorted({f.split("/")[1].split("_")[0] for f in course_files() if f.startswith("labs/lab")})
+    labs = labs_manifest.lab_names()
     if args.lab not in labs:
         print(f"make_gradescope: unknown lab '{args.lab}'; the labs are {', '.join(labs)}", file=sys.stderr)
         return 2

@@ -114,8 +114,12 @@ class Recipe:
 
         log, code, timed_out = run(fill(t["guard"], values) + fill(compile_args, values), cwd, timeout)
         if code != 0:
-            refused = verdict.read(guard_verdict) == verdict.REFUSED
-            return BuildResult(False, log, "", source, obj, timed_out, refused)
+            word = verdict.read(guard_verdict)
+            if not timed_out and word in (None, verdict.ERROR):
+                # The guard could not check the file (a tool missing, the guard itself broken):
+                # the course's failure, never the student's compile error.
+                raise RecipeError(f"course_cc_guard could not check the file: {log.strip()[-500:]}")
+            return BuildResult(False, log, "", source, obj, timed_out, word == verdict.REFUSED)
         link_log, code, timed_out = run(fill(t["link"], values), self.recipe["build_dir"], timeout)
         ok = code == 0
         if ok:

@@ -111,7 +111,8 @@ def array_script(run_dir, lab, shard_sizes, args):
         lines.append(f"#SBATCH --gres=gpu:{gpus}")  # Slurm sets CUDA_VISIBLE_DEVICES to them
     lines += where(args)
     lines += ["# Grades shard $SLURM_ARRAY_TASK_ID of the class (RESULTS is on a shared filesystem).",
-              f"exec {course_python.shell_line('grader.batch.slurm_task', run_dir)} \"$SLURM_ARRAY_TASK_ID\""]
+              course_python.shell_env(),
+              f"exec {course_python.shell_command('grader.batch.slurm_task', run_dir)} \"$SLURM_ARRAY_TASK_ID\""]
     return "\n".join(lines) + "\n"
 
 
@@ -124,7 +125,8 @@ def merge_script(run_dir, lab, args):
              f"#SBATCH --output={run_dir}/merge.out"]
     lines += where(args)
     lines += ["# The gradebook and plots, after every array task ended (sbatch --dependency=afterany).",
-              f"exec {course_python.shell_line('grader.batch.merge', run_dir)}"]
+              course_python.shell_env(),
+              f"exec {course_python.shell_command('grader.batch.merge', run_dir)}"]
     return "\n".join(lines) + "\n"
 
 
@@ -190,7 +192,7 @@ def submit(run_dir, lab, args, env=None, quiet=False):
         f.write(array_script(run_dir, lab, sizes, args))
     with open(merge_path, "w") as f:
         f.write(merge_script(run_dir, lab, args))
-    merge_by_hand = course_python.shell_line("grader.batch.merge", run_dir)
+    merge_by_hand = f"PYTHONPATH={shlex.quote(course_python.ROOT)} {course_python.shell_command('grader.batch.merge', run_dir)}"
     try:
         array_id = sbatch(sbatch_commands(args, array_path, merge_path)[0], env)
     except (OSError, RuntimeError) as e:

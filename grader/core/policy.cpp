@@ -34,6 +34,20 @@ void require(bool ok, const std::string& what) {
     if (!ok) throw policy_error("policy: " + what);
 }
 
+std::string key_list(const nlohmann::json& obj) {
+    std::string out;
+    for (const auto& [key, value] : obj.items()) out += (out.empty() ? "" : ", ") + key;
+    return out;
+}
+
+// The keys a lab may set: lab_defaults' and the two per-part lists that only a lab can name.
+nlohmann::json lab_keys(const nlohmann::json& lab_defaults) {
+    nlohmann::json keys = lab_defaults;
+    keys["race_check_parts"] = nlohmann::json::array();
+    keys["emulated_checks"] = nlohmann::json::object();
+    return keys;
+}
+
 // "forbidden_libraries": [{"name": ..., "include": ..., "code": ..., "symbol": ...}, ...]
 std::vector<library_rule> read_library_rules(const nlohmann::json& doc) {
     require(doc.contains("forbidden_libraries") && doc["forbidden_libraries"].is_array(),
@@ -155,8 +169,13 @@ policy parse_policy(const nlohmann::json& doc) {
 
     require(doc.contains("lab_defaults") && doc["lab_defaults"].is_object(), "\"lab_defaults\" must be an object");
     require(doc.contains("labs") && doc["labs"].is_object(), "\"labs\" must be an object");
+    const nlohmann::json known_keys = lab_keys(doc["lab_defaults"]);
     for (const auto& [name, keys] : doc["labs"].items()) {
         require(keys.is_object(), "labs." + name + " must be an object");
+        // Every source of a lab's keys is held to them: a lab.json's policy too.
+        for (const auto& [key, value] : keys.items())
+            require(known_keys.contains(key), "unknown key labs." + name + "." + key + " (a lab's keys are " +
+                                                  key_list(known_keys) + ")");
         // A lab's keys over the defaults of every lab.
         nlohmann::json obj = doc["lab_defaults"];
         obj.merge_patch(keys);
@@ -191,12 +210,6 @@ policy parse_policy(const nlohmann::json& doc) {
 
 namespace {
 
-std::string key_list(const nlohmann::json& obj) {
-    std::string out;
-    for (const auto& [key, value] : obj.items()) out += (out.empty() ? "" : ", ") + key;
-    return out;
-}
-
 // A key of an instructor's file that the defaults do not have is a typo, never a setting
 // to ignore: the defaults are the schema. A lab's keys are lab_defaults' and any lab's own
 // (race_check_parts and emulated_checks are not in every lab), its emulated_checks' keys are
@@ -212,8 +225,7 @@ void refuse_unknown_keys(const nlohmann::json& mine, const nlohmann::json& known
                                (where.empty() ? "the keys are " : "the keys of " + where + " are ") +
                                key_list(known) + ")");
         if (path == "labs") {
-            nlohmann::json any_lab = known.at("lab_defaults");
-            for (const auto& [name, lab] : known.at("labs").items()) any_lab.update(lab);
+            const nlohmann::json any_lab = lab_keys(known.at("lab_defaults"));
             for (const auto& [name, lab] : value.items()) {
                 if (!known.at("labs").contains(name))
                     throw policy_error(origin + ": unknown lab labs." + name + " (the labs are " +

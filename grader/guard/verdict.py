@@ -4,7 +4,6 @@ The build scripts read it (grader/student/course_build.py, grader/batch/build_re
 tell a refused file from one that does not compile; the words are guard_run.hpp's.
 """
 import json
-import os
 
 COMPILED = "compiled"            # accepted: the object is there
 REFUSED = "refused"              # the file breaks a rule: no object
@@ -13,12 +12,10 @@ ERROR = "error"                  # the guard could not do its work (the course's
 WORDS = (COMPILED, REFUSED, COMPILE_ERROR, ERROR)
 
 
-def read(path, since=None):
-    """The verdict word in PATH, or None when there is none (the guard did not run, or, with
-    SINCE, a time.time(), not since then) or it cannot be read."""
+def read(path):
+    """The verdict word in PATH, or None when there is none (the guard did not run) or it
+    cannot be read."""
     try:
-        if since is not None and os.stat(path).st_mtime < since:
-            return None
         with open(path, encoding="utf-8") as f:
             word = json.load(f).get("verdict")
     except (OSError, ValueError, AttributeError):

@@ -112,10 +112,9 @@ def failures(log):
     return out
 
 
-def student_verdicts(build, lab, since):
-    """The guard's verdicts on the student's file of LAB written since SINCE (a time.time()),
-    one per backend whose object this build compiled: each worker's record
-    (build/bin/<lab>_worker_<backend>.json, cmake/course_labs.cmake) names its verdict file."""
+def verdict_files(build, lab):
+    """The guard's verdict files of the student's file of LAB, one per backend built: each
+    worker's record (build/bin/<lab>_worker_<backend>.json, cmake/course_labs.cmake) names it."""
     found = []
     for backend in ("gpu", "emulated"):
         try:
@@ -123,10 +122,15 @@ def student_verdicts(build, lab, since):
                 path = json.load(f).get("guard_verdict", "")
         except (OSError, ValueError, AttributeError):
             continue
-        word = verdict.read(path, since) if path else None
-        if word:
-            found.append(word)
+        if path:
+            found.append(path)
     return found
+
+
+def student_verdicts(build, lab):
+    """The verdicts in LAB's verdict files: build_lab removes them before it builds, so these
+    are the guard's on this build's compiles of the student's file."""
+    return [word for word in map(verdict.read, verdict_files(build, lab)) if word]
 
 
 def classify(log, lab, verdicts):
@@ -226,8 +230,13 @@ def build_lab(build, lab, say=None):
     cmd = [cmake, "--build", str(build), "--target", lab]
     if "CMAKE_BUILD_PARALLEL_LEVEL" not in os.environ:
         cmd += ["--parallel", str(os.cpu_count() or 2)]
-    start, started_at = time.monotonic(), time.time()
+    start = time.monotonic()
     lines, changed = [], False
+    for path in verdict_files(build, lab):  # only this build's verdicts may speak
+        try:
+            os.remove(path)
+        except FileNotFoundError:
+            pass
     try:
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
     except OSError as e:
@@ -243,7 +252,7 @@ def build_lab(build, lab, say=None):
     log = "".join(lines)
     outcome = Outcome("ok", log=log, changed=changed, seconds=time.monotonic() - start)
     if proc.returncode != 0:
-        outcome.status, outcome.kind = classify(log, lab, student_verdicts(build, lab, started_at - 1))
+        outcome.status, outcome.kind = classify(log, lab, student_verdicts(build, lab))
     return outcome
 
 

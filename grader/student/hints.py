@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """./grade hint LAB [PART] [--list | --reset]: a lab's hints, one at a time, gentlest first.
 
-The hints live in grader/hints/LAB.json (the format is in grader/hints/README.md). Each
+The hints live in each lab's folder, labs/<folder>/hints.json (the format is in
+grader/student/hint_files.md). Each
 hint is for every part of its lab or for some parts; a part's list is the hints for that
 part, in the file's order. Which hints a student has seen is kept in the build folder,
 BUILD/hints/LAB.json, by hint id, so a hint seen through one list is not shown again
@@ -25,6 +26,8 @@ import sys
 import tempfile
 import textwrap
 from pathlib import Path
+
+from scripts import labs_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 PROG = "./grade hint"
@@ -56,9 +59,21 @@ class Lab:
             else f"{PROG} {self.name} {part}"
 
 
-def known_labs(hints_dir):
-    labs = [p.stem for p in hints_dir.glob("lab*.json") if re.fullmatch(r"lab\d+", p.stem)]
-    return sorted(labs, key=lambda name: int(name[3:]))
+def known_labs(hints_dir=None):
+    """The labs with hints, in course order: those of labs.json whose folder has a hints.json
+    or, with HINTS_DIR (the tests' folder of LAB.json files), those there."""
+    if hints_dir is not None:
+        labs = [p.stem for p in Path(hints_dir).glob("lab*.json") if re.fullmatch(r"lab\d+", p.stem)]
+        return sorted(labs, key=lambda name: int(name[3:]))
+    return [lab["name"] for lab in labs_manifest.load(ROOT / "labs.json")["labs"] if hint_file(lab["name"]).is_file()]
+
+
+def hint_file(lab, hints_dir=None):
+    """LAB's hint file: labs/<folder>/hints.json, or HINTS_DIR/LAB.json."""
+    if hints_dir is not None:
+        return Path(hints_dir) / f"{lab}.json"
+    folders = {entry["name"]: entry["folder"] for entry in labs_manifest.load(ROOT / "labs.json")["labs"]}
+    return ROOT / "labs" / folders.get(lab, lab) / "hints.json"
 
 
 def parse_lab(path, name):
@@ -227,17 +242,17 @@ def main(argv):
     action.add_argument("--reset", action="store_true", help="forget the hints you have seen")
     parser.add_argument("--build-dir", default=os.environ.get("COURSE_BUILD_DIR") or str(ROOT / "build"),
                         help="where to keep which hints you have seen (default: build)")
-    parser.add_argument("--hints-dir", default=str(ROOT / "grader" / "hints"), help=argparse.SUPPRESS)
+    parser.add_argument("--hints-dir", help=argparse.SUPPRESS)  # the tests' hint files
     args = parser.parse_args(argv)
 
-    hints_dir = Path(args.hints_dir)
+    hints_dir = args.hints_dir
     labs = known_labs(hints_dir)
     if args.lab is None:
         parser.print_usage(sys.stderr)
         raise Problem(f"which lab? The labs are: {' '.join(labs)}")
     if args.lab not in labs:
         raise Problem(f"unknown lab '{args.lab}'. The labs are: {' '.join(labs)}")
-    lab = parse_lab(hints_dir / f"{args.lab}.json", args.lab)
+    lab = parse_lab(hint_file(args.lab, hints_dir), args.lab)
     part = None
     if args.part is not None:
         part = args.part.upper()

@@ -1,6 +1,6 @@
 """The adversarial suite (attacks/attacks.json) through every path a student's file takes.
 
-Run by ctest with the build folder: python3 test_attacks.py BUILD_DIR [gpu|emulated]
+Run by ctest with the build folder (the repository root on PYTHONPATH, as CMake's COURSE_PYTHON puts it): python3 test_attacks.py BUILD_DIR [gpu|emulated]
 
 - `make` and `./grade`: the build of the attack's worker, the way `make labN` builds a
   student's file, must stop at course_cc_guard for a refused attack, with the expected

@@ -94,10 +94,21 @@ TEST_CASE("the default policy grades every lab of the manifest, and no other") {
     CHECK(policy.lab("lab3").race_check_parts == std::vector<std::string>{"B", "C"});
 }
 
-TEST_CASE("a part's hint comes from its lab.json") {
+TEST_CASE("a part's hint comes from its lab.json, into the header its binding reads") {
     const auto& lab3 = manifest().at("labs").at(2);
     REQUIRE(lab3.at("name") == "lab3");
     REQUIRE(lab3.at("hints").size() == 1);
     CHECK(lab3.at("hints")[0].at("parts") == nlohmann::json::array({"B", "C"}));
-    CHECK(lab3.at("hints")[0].at("text").get<std::string>().rfind("Look at the last warp's steps.", 0) == 0);
+    std::ifstream in(std::string(COURSE_MANIFEST_INCLUDE_DIR) + "/manifest/lab3_parts.hpp");
+    REQUIRE(in.good());
+    std::string line, a, b, c;
+    while (std::getline(in, line)) {
+        if (line.rfind("inline constexpr part_names A{", 0) == 0) a = line;
+        if (line.rfind("inline constexpr part_names B{", 0) == 0) b = line;
+        if (line.rfind("inline constexpr part_names C{", 0) == 0) c = line;
+    }
+    CHECK(a == R"(inline constexpr part_names A{"A", "first add during the load", "reduce_first_add", ""};)");
+    CHECK(b.find(R"("last warp unrolled", "reduce_warp_unrolled", "Look at the last warp's steps. Since Volta)") !=
+          std::string::npos);
+    CHECK(c.find(R"("reduce_full_unroll", "Look at the last warp's steps.)") != std::string::npos);
 }

@@ -8,9 +8,10 @@ added to labs.json; nothing else of the course changes. Then, CPU emulator only:
 - `make lab6` builds, and `./grade lab6` grades the stub: exit 1, every part fails;
 - the solution's self-check worker passes with 60/60, its parts titled as lab.json says, its
   checks those lab.json's policy names over the default policy's lab_defaults;
+- `./grade hint lab6 B` gives its first hint, from the copied hints.json;
 - `./grade lab7` is still an unknown lab, and the message lists lab6 after lab5.
 
-Run by ctest: python3 test_new_lab.py (COURSE_KEEP_TMP=1 keeps the copy).
+Run by ctest (the repository root on PYTHONPATH, as CMake's COURSE_PYTHON puts it): python3 test_new_lab.py (COURSE_KEEP_TMP=1 keeps the copy).
 """
 import json
 import os
@@ -23,7 +24,7 @@ import time
 import unittest
 from pathlib import Path
 
-from grader.tests.course_copy import copy_course
+from grader.tests.course_copy import ROOT, copy_course
 
 FROM_LAB, FROM_FOLDER = "lab3", "lab3_unrolled"
 NEW_LAB, NEW_FOLDER = "lab6", "lab6_copied"
@@ -31,8 +32,7 @@ MANIFEST_LINE = f'    {{"name": "{NEW_LAB}", "folder": "{NEW_FOLDER}"}}'
 
 
 def copy_lab(course):
-    """The copied folders, with lab 3's name replaced; returns the files written."""
-    written = []
+    """Copies lab 3's folders, with lab 3's name replaced in the copied files."""
     for tree in ("labs", "solutions"):
         source, dest = course / tree / FROM_FOLDER, course / tree / NEW_FOLDER
         shutil.copytree(source, dest)
@@ -40,8 +40,6 @@ def copy_lab(course):
             text = path.read_text(encoding="utf-8")
             text = re.sub(rf"\b{FROM_FOLDER}\b", NEW_FOLDER, text)
             path.write_text(re.sub(rf"\b{FROM_LAB}\b", NEW_LAB, text), encoding="utf-8")
-            written.append(path.relative_to(course))
-    return written
 
 
 def add_manifest_line(course):
@@ -59,7 +57,7 @@ class NewLab(unittest.TestCase):
         cls.tmp = Path(tempfile.mkdtemp(prefix="course_new_lab_"))
         cls.course = cls.tmp / "course"
         copy_course(cls.course)
-        cls.written = copy_lab(cls.course)
+        copy_lab(cls.course)
         add_manifest_line(cls.course)
         cls.build = cls.course / "build"
         cls.env = {k: v for k, v in os.environ.items() if k != "COURSE_BUILD_DIR"}
@@ -84,12 +82,29 @@ class NewLab(unittest.TestCase):
         return out
 
     def test_the_lab_is_its_folder_and_one_line(self):
-        self.assertEqual([str(p) for p in self.written],
-                         [f"labs/{NEW_FOLDER}/README.md", f"labs/{NEW_FOLDER}/binding.cuh",
-                          f"labs/{NEW_FOLDER}/contract.cuh", f"labs/{NEW_FOLDER}/kernels.cu",
-                          f"labs/{NEW_FOLDER}/lab.json", f"solutions/{NEW_FOLDER}/kernels.cu"])
-        manifest = json.loads((self.course / "labs.json").read_text())
-        self.assertEqual(manifest["labs"][-1], {"name": NEW_LAB, "folder": NEW_FOLDER})
+        # Against the course it was copied from: new files only in the two folders, and of the
+        # course's own files only labs.json changed, by one line.
+        def files(root):
+            return {p.relative_to(root): p for p in root.rglob("*") if p.is_file()
+                    and not {"build", "__pycache__", ".git"} & set(p.relative_to(root).parts)
+                    and not p.relative_to(root).parts[0].startswith("build")}
+        mine, theirs = files(self.course), files(ROOT)
+        added = sorted(str(p) for p in set(mine) - set(theirs))
+        self.assertEqual(added, [f"labs/{NEW_FOLDER}/{n}" for n in
+                                 ("README.md", "binding.cuh", "contract.cuh", "hints.json", "kernels.cu", "lab.json")]
+                         + [f"solutions/{NEW_FOLDER}/kernels.cu"])
+        changed = sorted(str(p) for p in set(mine) & set(theirs) if mine[p].read_bytes() != theirs[p].read_bytes())
+        self.assertEqual(changed, ["labs.json"])
+        before = theirs[Path("labs.json")].read_text().splitlines()
+        after = mine[Path("labs.json")].read_text().splitlines()
+        # (the line before it gains the comma JSON needs)
+        was = {line.rstrip(",") for line in before}
+        self.assertEqual([line for line in after if line.rstrip(",") not in was], [MANIFEST_LINE])
+        self.assertEqual(json.loads("\n".join(after))["labs"][-1], {"name": NEW_LAB, "folder": NEW_FOLDER})
+
+    def test_its_hints_are_there(self):
+        out = self.run_step([str(self.course / "grade"), "hint", NEW_LAB, "B"])
+        self.assertIn(f"{NEW_LAB} B, hint 1 of ", out)
 
     def test_the_stub_fails(self):
         out = self.run_step([str(self.course / "grade"), NEW_LAB, "--emulate", "--json", str(self.tmp / "stub.json")],

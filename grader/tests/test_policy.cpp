@@ -75,6 +75,20 @@ TEST_CASE("an instructor's lab_defaults reach every lab; a lab's own key beats t
     std::remove(per_part.c_str());
 }
 
+TEST_CASE("a lab's own keys are held to the keys a lab has, wherever they come from") {
+    // As a lab.json's "policy" reaches the grader (cmake/course_manifest.cmake): a typo there
+    // is refused, never ignored, and never becomes a key an instructor's file may use.
+    nlohmann::json doc = nlohmann::json::parse(default_policy_text(), nullptr, true, true);
+    doc["labs"] = nlohmann::json::parse(R"({"lab1": {"threshhold_fraction": 0.8}})");
+    CHECK_THROWS_WITH_AS(parse_policy(doc), doctest::Contains("unknown key labs.lab1.threshhold_fraction"),
+                         policy_error);
+    doc["labs"] = nlohmann::json::parse(R"({"lab1": {"race_check_parts": ["A"], "threshold_fraction": 0.8}})");
+    CHECK(parse_policy(doc).lab("lab1").threshold_fraction == 0.8);
+    const std::string typo = write_temp(R"({"labs": {"lab4": {"uses_shuffle": true}}})");
+    CHECK_THROWS_WITH_AS(load_policy(typo), doctest::Contains("unknown key labs.lab4.uses_shuffle"), policy_error);
+    std::remove(typo.c_str());
+}
+
 TEST_CASE("bad policies are rejected with a message naming the key") {
     const std::string bad_type = write_temp(R"({"timing": {"rounds": "many"}})");
     CHECK_THROWS_WITH_AS(load_policy(bad_type), doctest::Contains("timing.rounds"), policy_error);

@@ -13,7 +13,7 @@ emulator only, no tests), so the build the other tests use is never touched:
 - a build made with LAB_SOURCE=solutions: the report says the reference was graded, and
   the student's progress is left alone.
 
-Run by ctest: python3 test_student_loop.py (COURSE_KEEP_TMP=1 keeps the copy).
+Run by ctest (the repository root on PYTHONPATH, as CMake's COURSE_PYTHON puts it): python3 test_student_loop.py (COURSE_KEEP_TMP=1 keeps the copy).
 """
 import hashlib
 import json

@@ -1,6 +1,6 @@
 """Batch grading of a generated class: every kind of broken submission gets its row.
 
-Run by ctest with the build folder: python3 test_batch.py BUILD_DIR [gpu|emulated]
+Run by ctest with the build folder (the repository root on PYTHONPATH, as CMake's COURSE_PYTHON puts it): python3 test_batch.py BUILD_DIR [gpu|emulated]
 """
 import csv
 import hashlib

@@ -3,7 +3,7 @@ unfinished submission gets a row, the batch says how many are left, and the same
 again finishes the class with the gradebook an uninterrupted run gives. The same file
 gets the same row in any batch and at any --jobs, a part that writes wild included.
 
-Run by ctest with the build folder: python3 test_reruns.py BUILD_DIR
+Run by ctest with the build folder (the repository root on PYTHONPATH, as CMake's COURSE_PYTHON puts it): python3 test_reruns.py BUILD_DIR
 """
 import json
 import os

@@ -10,7 +10,7 @@ slurm-wlm and munge; slurm_cluster.py) on the CPU emulator:
   get Slurm's status in the gradebook and no result; the same command run again grades
   only those (and merges in the dependent merge job).
 
-Run by ctest with the build folder: python3 test_slurm.py BUILD_DIR
+Run by ctest with the build folder (the repository root on PYTHONPATH, as CMake's COURSE_PYTHON puts it): python3 test_slurm.py BUILD_DIR
 Exits 77 (ctest: skipped) with the reason on stdout where Slurm cannot run.
 """
 import csv

@@ -70,8 +70,9 @@ class JobScripts(unittest.TestCase):
                      "#SBATCH --account=cs101", "#SBATCH --output=/r/.slurm/run-1/task-%a.out"):
             self.assertIn(line + "\n", text)
         # The task's Python imports the course's packages from its root, whatever the job's folder.
-        self.assertIn(f'exec env PYTHONPATH={ROOT} {sys.executable} -m grader.batch.slurm_task /r/.slurm/run-1 '
-                      '"$SLURM_ARRAY_TASK_ID"\n', text)
+        self.assertIn(f'\nexport PYTHONPATH={ROOT}"${{PYTHONPATH:+:$PYTHONPATH}}"\n'
+                      f'exec {sys.executable} {ROOT}/grader/batch/slurm_task.py /r/.slurm/run-1 "$SLURM_ARRAY_TASK_ID"\n',
+                      text)
 
     def test_time_covers_one_whole_grading(self):
         # 2 submissions of 1 minute, but one grading may take 30: Slurm must not stop it first.

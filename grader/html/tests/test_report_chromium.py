@@ -3,7 +3,7 @@ reference) and a failing one, is opened in headless Chromium. The DOM Chromium b
 hold each part's verdicts and, where the part ran correctly, its pictures; a screenshot of
 the page must not be blank.
 
-Run by ctest with the build folder: python3 test_report_chromium.py BUILD_DIR. Exit 77
+Run by ctest with the build folder (the repository root on PYTHONPATH, as CMake's COURSE_PYTHON puts it): python3 test_report_chromium.py BUILD_DIR. Exit 77
 (ctest: skipped) when no Chromium is installed (scripts/install_deps.sh --instructor
 installs Debian's).
 """

@@ -3,7 +3,7 @@ reference (every picture of the student's own kernel, each beside the reference'
 unpadded tile (its conflicts beside the padded tile's), the untouched lab 1 stub (a failing
 part, no pictures), and a hostile source file (shown as text, never as markup).
 
-Run by ctest with the build folder: python3 test_report_page.py BUILD_DIR
+Run by ctest with the build folder (the repository root on PYTHONPATH, as CMake's COURSE_PYTHON puts it): python3 test_report_page.py BUILD_DIR
 """
 import json
 import os

@@ -3,7 +3,7 @@ no solutions/, no test submission, no file but the stubs that defines a lab's ke
 compiled references without debug information or this machine's paths. The release builds
 and grades: the stub fails, the reference answer copied in passes.
 
-Run by ctest: python3 test_release.py [emulated|gpu]
+Run by ctest (the repository root on PYTHONPATH, as CMake's COURSE_PYTHON puts it): python3 test_release.py [emulated|gpu]
 """
 import json
 import os
