@@ -47,9 +47,9 @@ DEFAULT_JSON = os.path.join("bench", "results", "nvidia-h200.json")
 
 MARKERS = doc_markers.Markers("fig", "<!-- fig BENCH FIELD ... -->TEXT<!-- /fig -->")
 MARK = MARKERS.mark
-# Per benchmark group, from labs.json: the key its speedups are over, and its graded size.
+# Per benchmark group, from labs.json: the key its speedups are over, and its graded size (the policy's).
 BASELINE = {group: g["baseline"] for group, g in labs_manifest.bench_groups().items()}
-GRADED_SIZE = {group: g["graded_size"] for group, g in labs_manifest.bench_groups().items()}
+GRADED_SIZE = {group: course_policy.graded_size(g["graded_size"]) for group, g in labs_manifest.bench_groups().items()}
 DECIMALS = {"us": 1, "ms": 3, "gbps": 0, "x": 2, "over": 2, "pct": 1}
 # The policy values a factor may name, by their key in the policy.
 POLICY_FACTORS = {"threshold": "threshold_fraction", "floor": "floor_fraction"}

@@ -43,6 +43,26 @@ def load(path=PATH):
         return json.loads(strip_comments(f.read()))
 
 
+def value(key, policy=None):
+    """The default policy's value at KEY, a dotted path ("timing.reduction_n")."""
+    node = policy or load()
+    for word in key.split("."):
+        node = node[word]
+    return node
+
+
+def graded_size(key, policy=None):
+    """The size a benchmark group's figures are quoted at, from the policy's KEY: a count,
+    or a square shape's side ("8192x8192": 8192)."""
+    size = value(key, policy)
+    if isinstance(size, str):
+        rows, _, cols = size.partition("x")
+        if rows != cols:
+            raise ValueError(f"{key} is {size}: the transpose benchmarks are of square shapes")
+        return int(rows)
+    return int(size)
+
+
 def lab(name, policy=None, manifest=None):
     """The keys of lab NAME: lab_defaults, then the lab's own (a KeyError names an unknown lab)."""
     keys = dict((policy or load())["lab_defaults"])

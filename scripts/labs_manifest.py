@@ -42,7 +42,7 @@ def ladder(manifest=None):
 
 
 def bench_groups(manifest=None):
-    """{group: {"baseline": key, "graded_size": n}} of the benchmark groups."""
+    """{group: {"baseline": key, "graded_size": the policy's key of it}} of the benchmark groups."""
     return (manifest or load())["bench"]["groups"]
 
 

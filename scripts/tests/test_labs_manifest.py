@@ -9,6 +9,7 @@ import tempfile
 import unittest
 
 from scripts import cite_figures
+from scripts import course_policy
 from scripts import draw_handout_figures
 from scripts import labs_manifest
 from scripts import plot_results
@@ -53,6 +54,13 @@ class ManifestTest(unittest.TestCase):
         self.assertEqual(keys[:-1], [k for k, _ in labs_manifest.ladder()])
         self.assertIn("lab3.C", keys)
         self.assertNotIn("lab5.A", keys)
+
+    def test_graded_sizes_are_the_policys(self):
+        self.assertEqual(course_policy.graded_size("timing.reduction_n"), 1 << 25)
+        self.assertEqual(course_policy.graded_size("timing.transpose_shape"), 8192)
+        policy = {"timing": {"transpose_shape": "4096x8192"}}
+        with self.assertRaisesRegex(ValueError, "4096x8192: the transpose benchmarks are of square shapes"):
+            course_policy.graded_size("timing.transpose_shape", policy)
 
     def test_cite_figures_takes_the_groups_from_the_manifest(self):
         self.assertEqual(cite_figures.BASELINE["reduce"], "lab1.A")
