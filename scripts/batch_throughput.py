@@ -27,7 +27,7 @@ import sys
 import tempfile
 
 from grader import course_python
-from grader.batch.throughput import STATS_FILE  # the batch writes its figures there
+from grader import names
 from scripts import labs_manifest
 # verdict is the tests' (scripts/tests/test_batch_throughput.py), through this module.
 from scripts.throughput_verdicts import (PHASES, differences, equal_column, median_speedups,  # noqa: F401
@@ -121,10 +121,10 @@ def run_batch(args, subs, results, k, log):
     if code != 0:
         return None, f"the batch exited with {code}; its output ends:\n{tail(log)}"
     try:
-        with open(os.path.join(results, STATS_FILE)) as f:
+        with open(os.path.join(results, names.STATS)) as f:
             stats = json.load(f)
     except (OSError, ValueError) as e:
-        return None, f"no {STATS_FILE} from the batch ({e}); its output ends:\n{tail(log)}"
+        return None, f"no {names.STATS} from the batch ({e}); its output ends:\n{tail(log)}"
     if not (stats.get("submissions") == stats.get("builds") == stats.get("graded") == args.count):
         return stats, (f"not every submission was built and graded: {stats.get('submissions')} processed, "
                        f"{stats.get('builds')} built, {stats.get('graded')} graded, of {args.count} "

@@ -31,6 +31,11 @@ def labs(manifest=None):
     return (manifest or load())["labs"]
 
 
+def folders(manifest=None):
+    """{lab: its folder under labs/ and solutions/}, in course order."""
+    return {lab["name"]: lab["folder"] for lab in labs(manifest)}
+
+
 def lab_names(manifest=None):
     return [lab["name"] for lab in labs(manifest)]
 

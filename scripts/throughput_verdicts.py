@@ -110,6 +110,6 @@ def differences(reference, other):
 def equal_column(diffs):
     if not diffs:
         return "yes"
-    names = [n for n, _ in diffs]
-    shown = ", ".join(names[:5]) + (", ..." if len(names) > 5 else "")
-    return f"{len(names)} differ: {shown}"
+    differing = [n for n, _ in diffs]
+    shown = ", ".join(differing[:5]) + (", ..." if len(differing) > 5 else "")
+    return f"{len(differing)} differ: {shown}"

@@ -13,9 +13,6 @@ import statistics
 from grader import names
 from grader.batch import class_review
 
-# The statuses of a row (grader/names.py). A submission whose Slurm array task ended before
-# grading it (slurm_status.py) gets Slurm's word for why, not a grade; a rerun grades it.
-STATUSES, SLURM_STATUSES = names.STATUSES, names.SLURM_STATUSES
 # The CSV's columns; SPEEDUP_COLUMNS of the lab's parts go where SPEEDUPS stands.
 SPEEDUPS = "speedups"
 COLUMNS = ("submission", "student_id", "full_name", "email", "lms_id", "status", "score", "max_score", "final_score",
@@ -25,9 +22,6 @@ COLUMNS = ("submission", "student_id", "full_name", "email", "lms_id", "status",
 # Bumped when what a row means changes: a rerun grades older rows again (grade_batch.py).
 # 2: one row per student (the newest entry), the review columns.
 ROW_FORMAT = 2
-# The file each row's grade is for, kept beside its reports (grade_one.py): what an
-# instructor reads, and what class_review.py compares.
-GRADED_FILE = names.GRADED_FILE
 # What batch knows of every row beyond the grade (grade_one.py fills them in): the graded
 # file's hash, the policy's ("default" for the built-in one), the backend and the time.
 PROVENANCE = ("sha256", "policy_sha256", "backend", "graded_at")
@@ -42,7 +36,7 @@ def row(submission, student_id, status, score=0.0, max_score=0.0, correctness=""
     """speedups: {part id: speedup over naive, or None when the part was not timed}.
     reason: why the submission lost points, in a few words ("A: hang"); the status's own
     words when there is no report to say more."""
-    assert status in STATUSES + SLURM_STATUSES, status
+    assert status in names.STATUSES + names.SLURM_STATUSES, status
     words = {names.COMPILE_ERROR: "does not compile", names.REJECTED: "refused by the guard",
              names.TIMEOUT: "build or grading ran too long", names.INVALID_SUBMISSION: "no usable kernels.cu",
              names.CRASHED: "the grading crashed"}
@@ -145,7 +139,7 @@ def graded_texts(out_dir, rows):
     texts = {}
     for r in rows:
         try:
-            with open(os.path.join(out_dir, r["submission"], GRADED_FILE), encoding="utf-8", errors="replace") as f:
+            with open(os.path.join(out_dir, r["submission"], names.GRADED_FILE), encoding="utf-8", errors="replace") as f:
                 texts[r["submission"]] = f.read()
         except OSError:
             pass
@@ -183,7 +177,7 @@ def headline_speedup(r):
 def summary(rows):
     """Counts by status, the score distribution and the median speedup, as text."""
     lines = [f"{len(rows)} submission(s)"]
-    for s in STATUSES + SLURM_STATUSES:
+    for s in names.STATUSES + names.SLURM_STATUSES:
         n = sum(r["status"] == s for r in rows)
         if n:
             lines.append(f"  {s:<19} {n}")

@@ -13,9 +13,10 @@ import zipfile
 from dataclasses import dataclass
 from typing import Optional
 
+from grader import names
 from grader.batch import roster
 
-STUDENT_FILE = "kernels.cu"
+STUDENT_FILE = names.STUDENT_FILE
 MAX_STUDENT_FILE = 1 << 20      # a lab file is a few KB
 MAX_MEMBER = 64 << 20           # any one file in an archive
 MAX_TOTAL = 256 << 20           # everything in an archive, uncompressed (zip bombs)

@@ -14,7 +14,6 @@ import os
 
 from grader import names
 
-STATS_FILE = names.STATS
 
 
 def per_minute(count, seconds):
@@ -40,8 +39,8 @@ def figures(submissions, elapsed_s, builds=0, build_s=0.0, graded=0, grade_span_
 def write(out_dir, stats):
     """RESULTS/batch_stats.json (times to the millisecond), through a temporary file and a rename."""
     stats = {k: round(v, 3) if isinstance(v, float) else v for k, v in stats.items()}
-    tmp = os.path.join(out_dir, "." + STATS_FILE + ".tmp")
+    tmp = os.path.join(out_dir, "." + names.STATS + ".tmp")
     with open(tmp, "w") as f:
         json.dump(stats, f, indent=2)
         f.write("\n")
-    os.replace(tmp, os.path.join(out_dir, STATS_FILE))
+    os.replace(tmp, os.path.join(out_dir, names.STATS))

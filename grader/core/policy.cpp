@@ -211,9 +211,8 @@ policy parse_policy(const nlohmann::json& doc) {
 namespace {
 
 // A key of an instructor's file that the defaults do not have is a typo, never a setting
-// to ignore: the defaults are the schema. A lab's keys are lab_defaults' and any lab's own
-// (race_check_parts and emulated_checks are not in every lab), its emulated_checks' keys are
-// part ids, and each forbidden library's keys are its rule's.
+// to ignore: the defaults are the schema. A lab's keys are lab_keys(), its emulated_checks'
+// keys are part ids, and each forbidden library's keys are its rule's.
 void refuse_unknown_keys(const nlohmann::json& mine, const nlohmann::json& known, const std::string& where,
                          const std::string& origin) {
     if (!mine.is_object() || !known.is_object()) return;

@@ -16,8 +16,8 @@ struct policy_error : std::runtime_error {
 };
 
 // Every value comes from the policy file (grader/policy/default_policy.jsonc and the labs'
-// lab.json policies, with an instructor's file merged over them): the structs hold no defaults of their own, so that
-// no number here can disagree with it.
+// lab.json policies, with an instructor's file merged over them): the structs hold no
+// defaults of their own, so that no number here can disagree with it.
 struct lab_policy {
     double points = 0;
     double correctness_weight = 0;

@@ -11,7 +11,7 @@
 //   4. compiler messages                              rules/rules_diagnostics.hpp
 //   5. the object                                     rules/rules_object.hpp
 // The rules_*.hpp files not listed here (lexer, pragma, text, object_dump,
-// object_allowlists) are internal to grader_core (namespace course::rules::detail).
+// object_allowlists) are internal to grader_rules (namespace course::rules::detail).
 #include "rules/rules_compile.hpp"
 #include "rules/rules_diagnostics.hpp"
 #include "rules/rules_finding.hpp"

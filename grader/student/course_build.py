@@ -17,6 +17,7 @@ from pathlib import Path
 
 from grader import names
 from grader.guard import verdict
+from scripts import labs_manifest
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOWN_LINES = 60  # compiler messages shown in a report; `make labN` shows them all
@@ -37,8 +38,7 @@ class Outcome:
 
 def lab_folders(root=ROOT):
     """{"lab1": "lab1_divergent", ...}, as the course's manifest (labs.json) lists them."""
-    with open(root / "labs.json") as f:
-        return {lab["name"]: lab["folder"] for lab in json.load(f)["labs"]}
+    return labs_manifest.folders(labs_manifest.load(root / "labs.json"))
 
 
 def lab_arguments(argv, prog, usage):

@@ -65,15 +65,14 @@ def known_labs(hints_dir=None):
     if hints_dir is not None:
         labs = [p.stem for p in Path(hints_dir).glob("lab*.json") if re.fullmatch(r"lab\d+", p.stem)]
         return sorted(labs, key=lambda name: int(name[3:]))
-    return [lab["name"] for lab in labs_manifest.load(ROOT / "labs.json")["labs"] if hint_file(lab["name"]).is_file()]
+    return [lab for lab, folder in labs_manifest.folders().items() if (ROOT / "labs" / folder / "hints.json").is_file()]
 
 
 def hint_file(lab, hints_dir=None):
     """LAB's hint file: labs/<folder>/hints.json, or HINTS_DIR/LAB.json."""
     if hints_dir is not None:
         return Path(hints_dir) / f"{lab}.json"
-    folders = {entry["name"]: entry["folder"] for entry in labs_manifest.load(ROOT / "labs.json")["labs"]}
-    return ROOT / "labs" / folders.get(lab, lab) / "hints.json"
+    return ROOT / "labs" / labs_manifest.folders().get(lab, lab) / "hints.json"
 
 
 def parse_lab(path, name):

@@ -10,6 +10,7 @@ import tempfile
 import time
 import unittest
 
+from grader import names
 from grader.batch import grade_one
 from grader.batch import intake
 from grader.batch import grader_command
@@ -137,7 +138,7 @@ class SlurmAccount(unittest.TestCase):
             got, message = slurm_status.status_for(state, "sacct", "12_3")
             self.assertEqual(got, status)
             self.assertIn(f"array task 12_3 ended {state} (sacct)", message)
-            self.assertIn(got, gradebook.SLURM_STATUSES)
+            self.assertIn(got, names.SLURM_STATUSES)
         got, message = slurm_status.status_for(None, None, "12_3")
         self.assertEqual((got, message.split(":")[0]), ("slurm_unknown", "unknown"))
         self.assertIn("Slurm has no record of array task 12_3", message)
