@@ -82,14 +82,17 @@ endfunction()
 #                           OBJECTS <object targets>)
 # The link command of WORKER, as CMake links it (compare its link.txt under Makefiles or
 # build.ninja): the C++ compiler as linker, the build type's flags, the worker's objects
-# with "{object}" for STUDENT_KERNELS', the worker library and what it needs and, on the
+# with "{object}" for STUDENT_KERNELS', the problem kinds' objects, the worker library and
+# what it needs and, on the
 # GPU, the CUDA runtime CMake adds to a target with CUDA objects. No device-link step: the
 # lab objects are not compiled with CUDA_SEPARABLE_COMPILATION (checked below).
 function(course_batch_link_command out)
   cmake_parse_arguments(ARG "" "WORKER;BACKEND;STUDENT_KERNELS" "OBJECTS" ${ARGN})
   string(TOUPPER "${CMAKE_BUILD_TYPE}" config)
   separate_arguments(flags UNIX_COMMAND "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${config}} ${CMAKE_EXE_LINKER_FLAGS} ${CMAKE_EXE_LINKER_FLAGS_${config}}")
-  set(command ${CMAKE_CXX_COMPILER} ${flags} "$<TARGET_OBJECTS:${ARG_WORKER}>")
+  # The problem kinds' objects, which register themselves, linked whole as course_lab_worker links them.
+  set(command ${CMAKE_CXX_COMPILER} ${flags} "$<TARGET_OBJECTS:${ARG_WORKER}>"
+              "$<TARGET_OBJECTS:worker_kinds_${ARG_BACKEND}>")
   foreach(t IN LISTS ARG_OBJECTS)
     get_target_property(separable ${t} CUDA_SEPARABLE_COMPILATION)
     if(separable)

@@ -212,7 +212,7 @@ function(course_lab_worker target)
   endif()
   course_objects(objects ${parts})
   add_executable(${target} ${CMAKE_CURRENT_BINARY_DIR}/generated/${target}_main.cpp ${objects})
-  target_link_libraries(${target} PRIVATE worker_${ARG_BACKEND})
+  target_link_libraries(${target} PRIVATE worker_kinds_${ARG_BACKEND})  # and worker_<backend>, through it
   set(name ${ARG_LAB}_worker_${ARG_BACKEND})
   set_target_properties(${target} PROPERTIES OUTPUT_NAME ${name} RUNTIME_OUTPUT_DIRECTORY ${ARG_DIR})
   course_json_string(source "${ARG_STUDENT_FILE}")

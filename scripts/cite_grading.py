@@ -11,8 +11,9 @@ A cited statement is marked in the Markdown with an HTML comment, which GitHub d
 The words of a marker: LAB BACKEND WHAT [ARG], LAB a lab or `all` (every lab, which must
 agree), BACKEND gpu or emulated, WHAT one of
 
-  sizes | records | shapes   the correctness cases: reduction sizes, lab 5's record counts,
-                             transpose shapes ("1, 31, ..., 2^24+7 and 2^25"; sizes from 2^20 on
+  KIND                       the correctness cases of a problem kind of the policy's
+                             "problems" (reduction, record_sums, transpose), its sizes then
+                             its large ones ("1, 31, ..., 2^24+7 and 2^25"; counts from 2^20 on
                              are written as a power of two and a small offset)
   max | correctness | performance   the lab's points on that backend ("60")
   technique [PART]           the part's technique checks, those a lab adds to the checks
@@ -57,8 +58,6 @@ SpecError = doc_markers.SpecError
 # The checks every part has on every backend; "technique" lists the others.
 COMMON_CHECKS = {"no_libraries", "traced_run", "races", "initcheck", "ncu_wavefronts"}
 COST_WORDS = {"performance": "its performance points", "everything": "all its points", "none": "no points"}
-CASE_LISTS = {"sizes": ("sizes", "large_sizes"), "records": ("record_sizes", "large_record_sizes"),
-              "shapes": ("shapes",)}
 
 
 def load_plan(grader=None, policy=None, plan_file=None):
@@ -154,7 +153,8 @@ def render(spec, plan):
     if backend not in ("gpu", "emulated"):
         raise SpecError(f"'{spec}': the backend is gpu or emulated, not '{backend}'")
     lab = plan["labs"][lab_name]
-    wanted = {"sizes": 0, "records": 0, "shapes": 0, "max": 0, "correctness": 0, "performance": 0,
+    kinds = plan["cases"][backend]["problems"]
+    wanted = {**{kind: 0 for kind in kinds}, "max": 0, "correctness": 0, "performance": 0,
               "technique": (0, 1), "cost": (1, 2), "racecheck": 0, "threshold": (0, 1), "floor": (0, 1),
               "weight": (0, 1), "rounds": 0, "max_rounds": 0, "confidence": 0}
     if what not in wanted:
@@ -163,9 +163,8 @@ def render(spec, plan):
     if len(args) not in counts:
         raise SpecError(f"'{spec}': '{what}' takes {' or '.join(map(str, counts))} more word(s)")
     try:
-        if what in CASE_LISTS:
-            cases = plan["cases"][backend]
-            return listing(size_words(n) for key in CASE_LISTS[what] for n in cases[key])
+        if what in kinds:
+            return listing(size_words(n) for key in ("sizes", "large") for n in kinds[what][key])
         if what in ("max", "correctness", "performance"):
             return f"{lab['points'][backend][what]:g}"
         if what == "technique":

@@ -4,9 +4,9 @@
 For every lab, it grades the built references (selfcheck/solution) and the alternative
 kernels (testsub/alt) on the emulator, whose report holds each part's counters for the
 student's, the reference's and the naive baseline's version (docs/emulator.md), on the
-input Nsight Compute profiles on a GPU (the worker's `profile` job: 2^22 floats, 2^18
-records, a 2048x2048 matrix). With --ncu, it runs each version once under ncu on the GPU
-worker and reads the same quantities:
+input Nsight Compute profiles on a GPU (the worker's `profile` job at each problem kind's
+`profiled` size in the policy: 2^22 floats, 2^18 records, a 2048x2048 matrix). With --ncu,
+it runs each version once under ncu on the GPU worker and reads the same quantities:
 
     shared wavefronts per conflict-free wavefront
                                    l1tex__data_pipe_lsu_wavefronts_mem_shared_op_{ld,st}.sum /
@@ -30,12 +30,13 @@ import subprocess
 import sys
 import tempfile
 
+from scripts import course_policy
 from scripts import labs_manifest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
-# What the GPU worker's profile job runs (grader/worker/worker_main.cpp, run_profile).
-PROFILE_SIZE = {"n": 1 << 22, "records": 1 << 18, "shape": "2048x2048"}
+# What the GPU worker's profile job runs, by problem kind: the policy's "profiled" sizes.
+PROFILE_SIZE = {kind: block["profiled"] for kind, block in course_policy.value("problems").items()}
 # Shared memory: ncu's instruction count includes instructions every lane of which was
 # predicated off (a tree step's `if (tid < s)` compiled without a branch), which move no
 # data and which the emulator, seeing only accesses, cannot count. So the comparison is on
@@ -82,11 +83,16 @@ def emulated_counters(build, lab, worker_dir, policy):
     return {p["id"]: p.get("counters", {}).get("versions", []) for p in parts}
 
 
-def ncu_metrics(worker, part, version):
-    """{metric: sum over the launches} of one profiled run, or None."""
+def profiled_size(word):
+    """A counted problem's size word ("n=4194304", "2048x2048") as the protocol writes the size."""
+    return int(word[2:]) if word.startswith("n=") else word
+
+
+def ncu_metrics(worker, part, version, size):
+    """{metric: sum over the launches} of one profiled run at SIZE, or None."""
     metrics = ",".join([m for q in QUANTITIES for m in q[3:]] + PER_INSTRUCTION)
     job = {"command": "profile", "sandbox": "relaxed", "correctness": None, "timing": None,
-           "profile": {"part": part, "version": version, "seed": 1}}
+           "profile": {"part": part, "version": version, "seed": 1, "size": size}}
     ncu = shutil.which("ncu") or "/usr/local/cuda/bin/ncu"
     run = subprocess.run([ncu, "--csv", "--metrics", metrics, str(worker), "--events-fd", "1", "--job",
                           json.dumps(job)], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=600)
@@ -109,10 +115,9 @@ def ncu_metrics(worker, part, version):
 def collect(build, use_ncu):
     policy = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
     # One case of each kind at the profiled size, drawn for the counters whatever the seed.
-    json.dump({"correctness": {"sizes_emulated": [PROFILE_SIZE["n"]], "large_sizes_emulated": [],
-                               "record_sizes_emulated": [PROFILE_SIZE["records"]], "large_record_sizes_emulated": [],
-                               "shapes_emulated": [PROFILE_SIZE["shape"]]},
-               "emulated_counters": {"draws": 1, "min_elements": 1}}, policy)
+    json.dump({"problems": {kind: {"sizes_emulated": [size], "large_sizes_emulated": [], "counted_from": 1}
+                            for kind, size in PROFILE_SIZE.items()},
+               "emulated_counters": {"draws": 1}}, policy)
     policy.close()
     rows = []
     try:
@@ -136,7 +141,7 @@ def collect(build, use_ncu):
                             row["emulator"][key] = ratio(v[num], v[den])
                         gpu = folder / f"{lab}_worker_gpu"
                         if use_ncu and gpu.exists():
-                            sums = ncu_metrics(gpu, part, v["version"])
+                            sums = ncu_metrics(gpu, part, v["version"], profiled_size(v["problem"]))
                             for key, _, _, num, den in QUANTITIES:
                                 row["ncu"][key] = ncu_ratio(key, sums, num, den)
                             if sums:

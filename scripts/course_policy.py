@@ -44,7 +44,7 @@ def load(path=PATH):
 
 
 def value(key, policy=None):
-    """The default policy's value at KEY, a dotted path ("timing.reduction_n")."""
+    """The default policy's value at KEY, a dotted path ("problems.reduction.timed")."""
     node = policy or load()
     for word in key.split("."):
         node = node[word]

@@ -11,10 +11,10 @@ namespace course {
 inline part make_reduction_part(const manifest::part_names& names, reduce_kernel kernel, reduction_shape shape) {
     part p = manifest::named_part(names);
     const char* kernel_name = names.kernel;
-    p.kind = part_kind::reduction;
+    p.kind = "reduction";
     p.shape = shape;
-    p.reduce = [kernel_name, kernel, shape](const float* in, float* out, std::size_t n, float* scratch) {
-        reduce_on_device(kernel_name, kernel, shape, in, out, n, scratch);
+    p.launch = [kernel_name, kernel, shape](const launch_args& a) {
+        reduce_on_device(kernel_name, kernel, shape, a.in, a.out, a.n, a.scratch);
     };
     return p;
 }

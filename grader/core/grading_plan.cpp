@@ -14,14 +14,7 @@ nlohmann::json checks_json(const std::vector<planned_check>& checks) {
     return out;
 }
 
-nlohmann::json cases_json(const case_lists& c) {
-    return {{"sizes", c.sizes},
-            {"large_sizes", c.large_sizes},
-            {"record_sizes", c.record_sizes},
-            {"large_record_sizes", c.large_record_sizes},
-            {"shapes", c.shapes},
-            {"inputs", c.inputs}};
-}
+nlohmann::json cases_json(const case_lists& c) { return {{"problems", c.problems}, {"inputs", c.inputs}}; }
 
 }  // namespace
 
@@ -35,17 +28,19 @@ bool racecheck_judges(const lab_policy& lp, const std::string& part, bool gpu) {
 
 case_lists cases_of(const policy& pol, bool emulated) {
     case_lists c;
-    const auto& sizes = emulated ? pol.sizes_emulated : pol.sizes;
-    const auto& records = emulated ? pol.record_sizes_emulated : pol.record_sizes;
-    c.sizes.assign(sizes.begin(), sizes.end());
-    c.record_sizes.assign(records.begin(), records.end());
-    c.shapes = emulated ? pol.shapes_emulated : pol.shapes;
-    c.inputs = pol.reduction_inputs;
-    if (emulated) {
-        c.large_sizes.assign(pol.large_sizes_emulated.begin(), pol.large_sizes_emulated.end());
-        c.large_record_sizes.assign(pol.large_record_sizes_emulated.begin(), pol.large_record_sizes_emulated.end());
+    for (const auto& [kind, k] : pol.problems) {
+        kind_cases& cases = c.problems[kind];
+        cases.sizes = emulated ? k.sizes_emulated : k.sizes;
+        if (emulated) cases.large = k.large_sizes_emulated;
     }
+    c.inputs = pol.reduction_inputs;
     return c;
+}
+
+std::map<std::string, kind_cases> sanitizer_cases(const policy& pol) {
+    std::map<std::string, kind_cases> out;
+    for (const auto& [kind, k] : pol.problems) out[kind].sizes = k.sanitizer_sizes;
+    return out;
 }
 
 bool performance_awarded(const policy& pol, bool gpu) { return gpu || pol.emulated_performance == "pending"; }
@@ -89,6 +84,7 @@ nlohmann::json grading_plan(const policy& pol,
     nlohmann::json out;
     out["cases"] = {{"gpu", cases_json(cases_of(pol, false))}, {"emulated", cases_json(cases_of(pol, true))}};
     out["timing"] = {{"rounds", pol.rounds}, {"max_rounds", pol.max_rounds}, {"confidence", pol.confidence}};
+    for (const auto& [kind, k] : pol.problems) out["timing"]["timed"][kind] = k.timed;
     for (const auto& [lab, parts] : labs) {
         const lab_policy& lp = pol.lab(lab);
         nlohmann::json& l = out["labs"][lab];

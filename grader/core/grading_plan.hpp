@@ -3,6 +3,7 @@
 // the checks phase, the correctness request and the handouts' cited statements
 // (scripts/cite_grading.py, through `grader --describe-grading`) all read.
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -13,15 +14,15 @@
 
 namespace course {
 
-// The correctness cases a backend runs (the emulator's are smaller, with the same edges,
-// and one random case past 2^22 elements).
+// The correctness cases a backend runs, by problem kind (the emulator's are smaller, with
+// the same edges, and a large random case).
 struct case_lists {
-    std::vector<std::uint64_t> sizes, large_sizes;                // reductions
-    std::vector<std::uint64_t> record_sizes, large_record_sizes;  // lab 5's records
-    std::vector<std::string> shapes;                              // transposes, "RxC"
-    std::vector<std::string> inputs;                              // reduction input kinds
+    std::map<std::string, kind_cases> problems;
+    std::vector<std::string> inputs;  // reduction input kinds
 };
 case_lists cases_of(const policy& pol, bool emulated);
+// The cases compute-sanitizer runs on a GPU, by kind: its sanitizer_sizes.
+std::map<std::string, kind_cases> sanitizer_cases(const policy& pol);
 
 // Whether the backend awards performance points: a GPU, or the emulator with
 // "emulated_performance": "pending".

@@ -70,12 +70,12 @@ ladder_reading bank_rung(const version_counters& v) {
 
 }  // namespace
 
-ladder_reading ladder_rung(const std::vector<version_counters>& counters, const std::string& kind) {
+ladder_reading ladder_rung(const std::vector<version_counters>& counters, const std::string& ladder) {
     const version_counters* largest = nullptr;
     for (const auto& v : counters)
         if (v.version == "student" && (largest == nullptr || v.elements > largest->elements)) largest = &v;
     if (largest == nullptr || largest->elements == 0) return {};
-    return kind == "reduction" ? reduction_rung(*largest) : bank_rung(*largest);
+    return ladder == "reduction" ? reduction_rung(*largest) : bank_rung(*largest);
 }
 
 std::string ladder_words(const ladder_reading& r) {

@@ -14,9 +14,10 @@ struct ladder_reading {
     std::string next;     // "add two elements during the load (lab 3 A)", "" at the top
 };
 
-// `kind` is the part's problem kind ("reduction", "record_sum", "transpose"). Reads the
-// student's version on the largest problem counted; an empty reading where there is none.
-ladder_reading ladder_rung(const std::vector<version_counters>& counters, const std::string& kind);
+// `ladder` is the part's problem kind's ("reduction": lab 1 to 4's rungs, "banks": lab 5's;
+// the policy's problems block). Reads the student's version on the largest problem
+// counted; an empty reading where there is none.
+ladder_reading ladder_rung(const std::vector<version_counters>& counters, const std::string& ladder);
 
 // "behaves like R; next: N" (or "...; the top of the ladder"), "" for an empty reading.
 std::string ladder_words(const ladder_reading& r);

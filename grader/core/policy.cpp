@@ -1,10 +1,10 @@
 #include "core/policy.hpp"
 
-#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
+#include "core/problem_policy.hpp"
 #include "inputs/inputs.hpp"
 
 namespace course {
@@ -78,6 +78,12 @@ std::vector<library_rule> read_library_rules(const nlohmann::json& doc) {
 
 }  // namespace
 
+const problem_policy& policy::problem(const std::string& kind) const {
+    const auto it = problems.find(kind);
+    if (it == problems.end()) throw policy_error("policy: no block for problem kind \"" + kind + "\" under \"problems\"");
+    return it->second;
+}
+
 const lab_policy& policy::lab(const std::string& name) const {
     const auto it = labs.find(name);
     if (it == labs.end()) throw policy_error("policy: no entry for " + name + " under \"labs\"");
@@ -90,19 +96,9 @@ policy parse_policy(const nlohmann::json& doc) {
     const auto& c = doc.value("correctness", nlohmann::json::object());
     read(c, "tolerance_c", p.tolerance_c, "correctness");
     read(c, "reduction_inputs", p.reduction_inputs, "correctness");
-    read(c, "sizes", p.sizes, "correctness");
-    read(c, "sizes_emulated", p.sizes_emulated, "correctness");
-    read(c, "record_sizes", p.record_sizes, "correctness");
-    read(c, "record_sizes_emulated", p.record_sizes_emulated, "correctness");
-    read(c, "shapes", p.shapes, "correctness");
-    read(c, "shapes_emulated", p.shapes_emulated, "correctness");
-    read(c, "large_sizes_emulated", p.large_sizes_emulated, "correctness");
-    read(c, "large_record_sizes_emulated", p.large_record_sizes_emulated, "correctness");
     read(c, "case_timeout_seconds", p.case_timeout_seconds, "correctness");
+    p.problems = read_problem_policies(doc);
     const auto& t = doc.value("timing", nlohmann::json::object());
-    read(t, "reduction_n", p.reduction_n, "timing");
-    read(t, "transpose_shape", p.transpose_shape, "timing");
-    read(t, "records_n", p.records_n, "timing");
     read(t, "rounds", p.rounds, "timing");
     read(t, "max_rounds", p.max_rounds, "timing");
     read(t, "warmup", p.warmup, "timing");
@@ -113,12 +109,10 @@ policy parse_policy(const nlohmann::json& doc) {
     read(doc, "emulated_performance", p.emulated_performance, "policy");
     p.forbidden_libraries = read_library_rules(doc);
     const auto& rc = doc.value("race_check", nlohmann::json::object());
-    read(rc, "sizes", p.race_check_sizes, "race_check");
     read(rc, "inputs", p.race_check_inputs, "race_check");
     read(rc, "timeout_seconds", p.race_check_timeout_seconds, "race_check");
     const auto& ec = doc.value("emulated_counters", nlohmann::json::object());
     read(ec, "draws", p.counters_draws, "emulated_counters");
-    read(ec, "min_elements", p.counters_min_elements, "emulated_counters");
     read(ec, "divergence_margin", p.divergence_margin, "emulated_counters");
     read(ec, "shared_tree_factor", p.shared_tree_factor, "emulated_counters");
     read(ec, "shared_tree_slack", p.shared_tree_slack, "emulated_counters");
@@ -127,15 +121,6 @@ policy parse_policy(const nlohmann::json& doc) {
     read(ec, "wide_loads_factor", p.wide_loads_factor, "emulated_counters");
     read(ec, "narrow_sectors_slack", p.narrow_sectors_slack, "emulated_counters");
     require(p.counters_draws >= 1, "emulated_counters.draws must be at least 1");
-    // Something to draw from: otherwise no part would have counters, and every one would fail.
-    const auto reaches = [&](const std::vector<std::size_t>& a, const std::vector<std::size_t>& b) {
-        for (const auto& list : {a, b})
-            for (auto n : list)
-                if (n >= p.counters_min_elements) return true;
-        return false;
-    };
-    require(reaches(p.sizes_emulated, p.large_sizes_emulated),
-            "emulated_counters.min_elements is larger than every emulated reduction size: no problem to draw");
     require(p.divergence_margin >= 0 && p.shared_tree_factor >= 1 && p.wide_loads_factor >= 1 &&
                 p.shared_tree_slack >= 0 && p.shared_epochs_slack >= 0 && p.max_excess_wavefronts >= 0 &&
                 p.narrow_sectors_slack >= 0,
@@ -143,26 +128,12 @@ policy parse_policy(const nlohmann::json& doc) {
             "at least 1");
 
     require(p.tolerance_c > 0, "correctness.tolerance_c must be positive");
-    require(!p.sizes.empty() && !p.sizes_emulated.empty(), "correctness.sizes must not be empty");
-    for (auto n : p.sizes) require(n > 0, "correctness.sizes: sizes must be at least 1");
-    for (auto n : p.sizes_emulated) require(n > 0, "correctness.sizes_emulated: sizes must be at least 1");
-    for (const auto& list : {p.record_sizes, p.record_sizes_emulated})
-        for (auto n : list) require(n > 0, "correctness.record_sizes: sizes must be at least 1");
-    for (const auto& list : {p.shapes, p.shapes_emulated}) {
-        for (const auto& shape : list) {
-            unsigned r = 0, c = 0;
-            require(std::sscanf(shape.c_str(), "%ux%u", &r, &c) == 2 && r > 0 && c > 0,
-                    "correctness.shapes: \"" + shape + "\" is not ROWSxCOLS");
-        }
-    }
     require(p.rounds >= 5, "timing.rounds must be at least 5");
     require(p.max_rounds >= p.rounds, "timing.max_rounds must be at least timing.rounds");
     require(p.confidence > 0.5 && p.confidence < 1, "timing.confidence must be in (0.5, 1)");
     require(p.emulated_performance == "omit" || p.emulated_performance == "pending",
             "emulated_performance must be \"omit\" or \"pending\"");
-    require(!p.race_check_sizes.empty() && !p.race_check_inputs.empty(),
-            "race_check.sizes and race_check.inputs must not be empty");
-    for (auto n : p.race_check_sizes) require(n > 0, "race_check.sizes: sizes must be at least 1");
+    require(!p.race_check_inputs.empty(), "race_check.inputs must not be empty");
     for (const auto& name : p.race_check_inputs)
         require(parse_input_kind(name).has_value(), "race_check.inputs: unknown input kind \"" + name + "\"");
     require(p.race_check_timeout_seconds > 0, "race_check.timeout_seconds must be positive");

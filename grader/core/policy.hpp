@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/problem_size.hpp"
 #include "core/protocol.hpp"
 
 namespace course {
@@ -45,22 +46,30 @@ struct library_rule {
     std::string symbol;
 };
 
+// One problem kind's block under "problems" (a worker module of the same name,
+// grader/worker/kinds/): its sizes on each backend, what is timed, where the emulator's
+// counters are drawn, and how a failure and the counters are read.
+struct problem_policy {
+    std::vector<problem_size> sizes, sizes_emulated;
+    std::vector<problem_size> large_sizes_emulated;  // one random case each, on the emulator
+    // compute-sanitizer's cases on a GPU: racecheck's (race_check_parts) and --sanitize's
+    std::vector<problem_size> sanitizer_sizes;
+    problem_size profiled;  // the one run Nsight Compute profiles
+    problem_size timed;
+    // Counters are drawn among the random emulated cases of at least this size (in the
+    // kind's count: records for record sums, rows x cols for a shape).
+    std::uint64_t counted_from = 0;
+    std::string hints;   // which advice reads a failed case: "sums" or "movement" (core/hints.hpp)
+    std::string ladder;  // which rungs its counters climb: "reduction" or "banks" (core/ladder.hpp)
+};
+
 struct policy {
     // correctness
     double tolerance_c = 0;
     std::vector<std::string> reduction_inputs;
-    std::vector<std::size_t> sizes;
-    std::vector<std::size_t> sizes_emulated;
-    std::vector<std::size_t> large_sizes_emulated, large_record_sizes_emulated;  // one random case each
-    std::vector<std::size_t> record_sizes;
-    std::vector<std::size_t> record_sizes_emulated;
-    std::vector<std::string> shapes;
-    std::vector<std::string> shapes_emulated;
     double case_timeout_seconds = 0;
+    std::map<std::string, problem_policy> problems;  // by kind
     // timing
-    std::size_t reduction_n = 0;
-    std::string transpose_shape;
-    std::size_t records_n = 0;
     int rounds = 0;
     int max_rounds = 0;
     int warmup = 0;
@@ -70,13 +79,11 @@ struct policy {
     double timing_timeout_seconds = 0;
     // technique checks
     std::vector<library_rule> forbidden_libraries;
-    std::vector<std::size_t> race_check_sizes;
     std::vector<std::string> race_check_inputs;
     double race_check_timeout_seconds = 0;
     // the CPU emulator's counters: how many problems each grade draws, from which cases,
     // and the checks' limits (default_policy.jsonc says what each is)
     int counters_draws = 0;
-    std::size_t counters_min_elements = 0;
     double divergence_margin = 0;       // no_divergence: excess warp-requests per element over the reference's
     double shared_tree_factor = 0;      // no_shared_tree: shared wavefronts per element, times the reference's
     double shared_tree_slack = 0;       // ... plus this many per element
@@ -89,6 +96,8 @@ struct policy {
     std::map<std::string, lab_policy> labs;
 
     const lab_policy& lab(const std::string& name) const;
+    // Throws policy_error when the policy has no block for the kind.
+    const problem_policy& problem(const std::string& kind) const;
 };
 
 // The defaults compiled into the grader (grader/policy/default_policy.jsonc), and every

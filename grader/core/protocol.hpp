@@ -1,11 +1,13 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "core/problem_size.hpp"
 #include "core/result.hpp"
 
 // The messages between the supervisor (the grader) and a lab's worker, the one place
@@ -50,9 +52,14 @@ enum class sandbox_mode { strict, relaxed, off };
 // traced (hazards on every launch); on the problems drawn here, among the cases, the
 // reference and the baseline run traced too, for the technique checks to compare.
 struct counters_request {
-    std::vector<std::uint64_t> sizes;         // reductions
-    std::vector<std::uint64_t> record_sizes;  // record sums
-    std::vector<std::string> shapes;          // transpose, "RxC"
+    std::map<std::string, std::vector<problem_size>> problems;  // by problem kind
+};
+
+// A problem kind's correctness cases: every input kind at each of `sizes`, then one
+// random case at each of `large` (sizes too large for every input kind on the emulator,
+// there so that a kernel that drops the tail of a large input fails).
+struct kind_cases {
+    std::vector<problem_size> sizes, large;
 };
 
 struct correctness_request {
@@ -60,11 +67,7 @@ struct correctness_request {
     std::uint64_t seed = 0;
     double tolerance_c = 0;
     std::vector<std::string> inputs;  // reduction input kinds (inputs/inputs.hpp)
-    std::vector<std::uint64_t> sizes, record_sizes;
-    std::vector<std::string> shapes;  // "RxC"
-    // One random case each, after the others: sizes too large for every input kind on the
-    // emulator, there so that a kernel that drops the tail of a large input fails.
-    std::vector<std::uint64_t> large_sizes, large_record_sizes;
+    std::map<std::string, kind_cases> problems;  // by problem kind
     std::optional<counters_request> counters;  // the emulator: after each part's cases
     // Make every input on the host first, then say correctness_ready_event and wait for
     // "go" on stdin before the first case: the supervisor takes the GPU (shared) only then.
@@ -75,9 +78,7 @@ struct timing_request {
     std::vector<std::string> parts;
     std::uint64_t seed = 0;
     double tolerance_c = 0;
-    std::uint64_t n = 0;        // reduction size
-    std::string shape;          // transpose, "RxC"
-    std::uint64_t records = 0;  // record sums
+    std::map<std::string, problem_size> sizes;  // the timed problem, by problem kind
     int rounds = 0;
     int warmup = 0;
     std::uint64_t flush_bytes = 0;
@@ -88,6 +89,7 @@ struct profile_request {
     std::string part;
     std::string version;  // student, reference or baseline
     std::uint64_t seed = 0;
+    problem_size size;    // the part's kind's "profiled" size in the policy
 };
 
 struct worker_job {
@@ -134,7 +136,7 @@ struct sandbox_event {
 };
 
 struct part_info {
-    std::string id, title, kernel, kind;  // kind: "reduction", "record_sum" or "transpose"
+    std::string id, title, kernel, kind;  // kind: its problem kind (grader/worker/kinds/)
     std::uint64_t elements_per_block = 0;
     std::uint64_t max_grid = 0;  // the cap on a pass's grid (a grid-stride kernel); 0: none
     std::uint64_t record_len = 0;
@@ -260,12 +262,12 @@ void from_json(const nlohmann::json& j, worker_command& v);
 void to_json(nlohmann::json& j, sandbox_mode v);
 void from_json(const nlohmann::json& j, sandbox_mode& v);
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_request, sizes, record_sizes, shapes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_request, parts, seed, tolerance_c, inputs, sizes, record_sizes, shapes,
-                                   large_sizes, large_record_sizes, counters, wait_for_go)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_request, parts, seed, tolerance_c, n, shape, records, rounds, warmup,
-                                   flush_bytes)
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(profile_request, part, version, seed)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_request, problems)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(kind_cases, sizes, large)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_request, parts, seed, tolerance_c, inputs, problems, counters,
+                                   wait_for_go)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(timing_request, parts, seed, tolerance_c, sizes, rounds, warmup, flush_bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(profile_request, part, version, seed, size)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(worker_job, command, sandbox, correctness, timing, profile)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(device_info, name, sms, l2_bytes, compute_capability, peak_gbps, runtime_version,
                                    driver_version, emulated)

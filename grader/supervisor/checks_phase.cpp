@@ -21,7 +21,7 @@ void race_checks(const session& s, std::map<std::string, part_result>& results) 
     for (const auto& p : s.parts) {
         if (!racecheck_judges(lp, p.id, true)) continue;
         if (results[p.id].correctness.status == correctness_status::passed) {
-            targets.push_back({p.id, ns + "::" + p.kernel, p.kernel});
+            targets.push_back({p.id, ns + "::" + p.kernel, p.kernel, p.kind});
         } else {
             results[p.id].checks.push_back({"races", check_status::skipped, "not checked: the kernel is not correct"});
         }
@@ -34,7 +34,7 @@ void race_checks(const session& s, std::map<std::string, part_result>& results) 
     options.cases.seed = s.seed;
     options.cases.tolerance_c = s.pol.tolerance_c;
     options.cases.inputs = s.pol.race_check_inputs;
-    options.cases.sizes.assign(s.pol.race_check_sizes.begin(), s.pol.race_check_sizes.end());
+    options.cases.problems = sanitizer_cases(s.pol);
     options.timeout_seconds = s.pol.race_check_timeout_seconds;
     // compute-sanitizer checks what the kernels do, not how fast: other graders' correctness
     // cases may share the GPU meanwhile.
@@ -93,8 +93,9 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
             // another grader's kernels would run at those clocks, or in its counters.
             const auto held = s.lock().exclusive();
             const stopwatch alone;
-            check_result ncu = check_bank_wavefronts(s.worker, p.id, s.seed, lp.max_wavefronts_per_request,
-                                                     wanted("bank_wavefronts") && !emulated_too, s.gpu());
+            check_result ncu =
+                check_bank_wavefronts(s.worker, p.id, s.seed, s.pol.problem(p.kind).profiled,
+                                      lp.max_wavefronts_per_request, wanted("bank_wavefronts") && !emulated_too, s.gpu());
             // With the emulator's excess count graded, Nsight Compute's whole-kernel ratio is shown.
             if (emulated_too) {
                 ncu.name = "ncu_wavefronts";
@@ -106,7 +107,7 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
         if (s.opt.sanitize) {
             s.say("compute-sanitizer: part " + p.id);
             const auto held = s.lock().shared();
-            checks.push_back(check_sanitize(s.worker, p.id, s.seed, s.pol.tolerance_c, s.gpu()));
+            checks.push_back(check_sanitize(s.worker, p.id, s.seed, s.pol.tolerance_c, sanitizer_cases(s.pol), s.gpu()));
         }
     }
     race_checks(s, results);

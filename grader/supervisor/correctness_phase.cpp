@@ -1,6 +1,5 @@
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <map>
 #include <random>
 #include <set>
@@ -34,38 +33,23 @@ std::string lab_file_line(const session& s, const std::string& hex) {
     return run.exited_normally() && run.exit_code == 0 ? line_and_call_site(run.output_tail, "kernels.cu") : "";
 }
 
-// The problems whose counters this grade's technique checks read: `draws` of the random
-// cases of at least min_elements input floats (the large ones included), drawn afresh
-// from the grade's seed, so that no input a kernel can recognise decides a check.
+// The problems whose counters this grade's technique checks read: `draws` of each kind's
+// random emulated cases of at least its counted_from (the large ones included), drawn
+// afresh from the grade's seed, so that no input a kernel can recognise decides a check.
 counters_request draw_counted_problems(const policy& pol, std::uint64_t seed) {
     std::mt19937_64 rng(seed ^ 0x636f756e74657273ull);
-    const auto draw = [&](std::vector<std::uint64_t> pool, std::uint64_t floats_each) {
-        std::vector<std::uint64_t> keep;
-        for (auto n : pool)
-            if (n * floats_each >= pol.counters_min_elements) keep.push_back(n);
+    counters_request r;
+    for (const auto& [kind, k] : pol.problems) {
+        std::vector<problem_size> keep;
+        for (const auto* list : {&k.sizes_emulated, &k.large_sizes_emulated})
+            for (const auto& size : *list)
+                if (size.elements() >= k.counted_from) keep.push_back(size);
         std::sort(keep.begin(), keep.end());
         keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
         std::shuffle(keep.begin(), keep.end(), rng);
         keep.resize(std::min<std::size_t>(keep.size(), static_cast<std::size_t>(pol.counters_draws)));
-        return keep;
-    };
-    counters_request r;
-    std::vector<std::uint64_t> sizes(pol.sizes_emulated.begin(), pol.sizes_emulated.end());
-    sizes.insert(sizes.end(), pol.large_sizes_emulated.begin(), pol.large_sizes_emulated.end());
-    r.sizes = draw(sizes, 1);
-    std::vector<std::uint64_t> records(pol.record_sizes_emulated.begin(), pol.record_sizes_emulated.end());
-    records.insert(records.end(), pol.large_record_sizes_emulated.begin(), pol.large_record_sizes_emulated.end());
-    r.record_sizes = draw(records, 8);  // lab 5's records of 8 floats
-    std::vector<std::string> shapes;
-    for (const auto& shape : pol.shapes_emulated) {
-        unsigned rows = 0, cols = 0;  // load_policy checked the form
-        if (std::sscanf(shape.c_str(), "%ux%u", &rows, &cols) == 2 &&
-            std::uint64_t{rows} * cols >= pol.counters_min_elements)
-            shapes.push_back(shape);
+        r.problems[kind] = keep;
     }
-    std::shuffle(shapes.begin(), shapes.end(), rng);
-    shapes.resize(std::min<std::size_t>(shapes.size(), static_cast<std::size_t>(pol.counters_draws)));
-    r.shapes = shapes;
     return r;
 }
 
@@ -134,11 +118,7 @@ correctness_request request_of(const session& s) {
     r.tolerance_c = s.pol.tolerance_c;
     const case_lists cases = cases_of(s.pol, emulated);
     r.inputs = cases.inputs;
-    r.sizes = cases.sizes;
-    r.record_sizes = cases.record_sizes;
-    r.shapes = cases.shapes;
-    r.large_sizes = cases.large_sizes;
-    r.large_record_sizes = cases.large_record_sizes;
+    r.problems = cases.problems;
     if (emulated) r.counters = draw_counted_problems(s.pol, s.seed);
     return r;
 }
@@ -223,8 +203,9 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
             if (rec.ok && rec.tolerance > 0)
                 c.worst_error_ratio = std::max(c.worst_error_ratio, std::fabs(rec.got - rec.expected) / rec.tolerance);
         }
-        c.hint = meta.kind == "transpose" ? movement_hint(recs, 32)
-                                          : reduction_hint(recs, meta.elements_per_block, meta.hint, meta.max_grid);
+        c.hint = s.pol.problem(meta.kind).hints == "movement"
+                     ? movement_hint(recs, 32)
+                     : reduction_hint(recs, meta.elements_per_block, meta.hint, meta.max_grid);
         s.say(fmt::format("  part {}: {}", meta.id, to_string(c.status)));
     }
 }

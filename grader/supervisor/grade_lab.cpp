@@ -100,7 +100,7 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
         for (const auto& meta : s.parts) {
             part_result pr = results[meta.id];
             if (pr.correctness.status == correctness_status::passed)
-                pr.ladder = ladder_words(ladder_rung(pr.counters, meta.kind));
+                pr.ladder = ladder_words(ladder_rung(pr.counters, s.pol.problem(meta.kind).ladder));
             pr.id = meta.id;
             pr.title = meta.title;
             pr.kernel = meta.kernel;

@@ -172,10 +172,19 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
         skip_all(targets, "compute-sanitizer not found: the part was not checked for races");
         return out;
     }
-    std::vector<std::string> sizes, kernels;
-    for (auto n : options.cases.sizes) sizes.push_back(std::to_string(n));
+    std::vector<std::string> kernels;
     for (const auto& t : targets) kernels.push_back(t.kernel);
-    const std::string cases = "n = " + joined(sizes, ", ") + ", " + joined(options.cases.inputs, ", ") + " input";
+    // "n = 33, 4097, random input": the cases a part of this kind ran.
+    const auto cases_of_kind = [&](const std::string& kind) {
+        std::vector<std::string> sizes;
+        const auto it = options.cases.problems.find(kind);
+        if (it != options.cases.problems.end())
+            for (const auto& size : it->second.sizes)
+                sizes.push_back(size.is_shape() ? size.word() : std::to_string(size.count));
+        const bool counts = it != options.cases.problems.end() && !it->second.sizes.empty() &&
+                            !it->second.sizes.front().is_shape();
+        return (counts ? "n = " : "") + joined(sizes, ", ") + ", " + joined(options.cases.inputs, ", ") + " input";
+    };
 
     // A racy part's hazards: exact, or a lower bound when the print limit hid some.
     struct finding {
@@ -261,7 +270,7 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
                                                    " before it finished part " + t.part);
             } else {
                 out[t.part] = {"races", check_status::passed,
-                               "racecheck: no shared-memory hazard in " + t.kernel_for_people + " (" + cases + ")"};
+                               "racecheck: no shared-memory hazard in " + t.kernel_for_people + " (" + cases_of_kind(t.kind) + ")"};
             }
         }
     }
@@ -283,16 +292,20 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
 }
 
 check_result check_sanitize(const std::string& worker, const std::string& part_id, std::uint64_t seed,
-                            double tolerance_c, bool gpu) {
+                            double tolerance_c, const std::map<std::string, kind_cases>& cases, bool gpu) {
     if (!gpu) return skipped("sanitize", "compute-sanitizer needs a GPU");
     const std::string tool = find_tool("compute-sanitizer");
     if (tool.empty()) return skipped("sanitize", "compute-sanitizer not found");
     std::string detail;
     int total = 0;
     for (const char* which : {"memcheck", "racecheck"}) {
-        // A few sizes around the block and warp edges: the tools are slow.
-        const correctness_request request{
-            {part_id}, seed, tolerance_c, {"random", "ones"}, {1, 33, 257, 4097}, {}, {}, {}, {}, std::nullopt};
+        // A few sizes around the block and warp edges (the kinds' sanitizer_sizes): the tools are slow.
+        correctness_request request;
+        request.parts = {part_id};
+        request.seed = seed;
+        request.tolerance_c = tolerance_c;
+        request.inputs = {"random", "ones"};
+        request.problems = cases;
         std::vector<std::string> argv = {tool, "--tool", which, "--print-limit", "10"};
         for (auto& a : worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed))) argv.push_back(a);
         const worker_run run = run_tool(argv, 600);
@@ -310,12 +323,13 @@ namespace {
 
 // Fills `traffic`, or returns why ncu could not read the counters.
 std::string measure_wavefronts(const std::string& ncu, const std::string& worker, const std::string& part_id,
-                               const char* version, std::uint64_t seed, shared_traffic& traffic) {
+                               const char* version, std::uint64_t seed, const problem_size& size,
+                               shared_traffic& traffic) {
     const char* metrics =
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,"
         "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum";
     std::vector<std::string> argv = {ncu, "--clock-control", "none", "--csv", "--metrics", metrics};
-    for (auto& a : worker_argv(worker, profile_job_of({part_id, version, seed}))) argv.push_back(a);
+    for (auto& a : worker_argv(worker, profile_job_of({part_id, version, seed, size}))) argv.push_back(a);
     const worker_run run = run_tool(argv, 300);
     const ncu_metrics m = parse_ncu_csv(run.output_tail);
     if (!m.error.empty()) return m.error;
@@ -330,15 +344,15 @@ std::string measure_wavefronts(const std::string& ncu, const std::string& worker
 }  // namespace
 
 check_result check_bank_wavefronts(const std::string& worker, const std::string& part_id, std::uint64_t seed,
-                                   double limit, bool graded, bool gpu) {
+                                   const problem_size& size, double limit, bool graded, bool gpu) {
     if (!gpu) return skipped("bank_wavefronts", "needs a GPU and Nsight Compute: the CPU emulator has no counters");
     const std::string ncu = find_tool("ncu");
     if (ncu.empty()) return skipped("bank_wavefronts", "Nsight Compute (ncu) not found");
     shared_traffic mine;
-    const std::string error = measure_wavefronts(ncu, worker, part_id, "student", seed, mine);
+    const std::string error = measure_wavefronts(ncu, worker, part_id, "student", seed, size, mine);
     if (!error.empty()) return skipped("bank_wavefronts", "ncu could not read the counters: " + error);
     shared_traffic base;
-    const bool have_base = measure_wavefronts(ncu, worker, part_id, "baseline", seed, base).empty();
+    const bool have_base = measure_wavefronts(ncu, worker, part_id, "baseline", seed, size, base).empty();
     return bank_wavefronts_verdict(mine, have_base ? std::optional<shared_traffic>(base) : std::nullopt, limit, graded);
 }
 

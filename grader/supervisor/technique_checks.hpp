@@ -41,6 +41,7 @@ struct race_target {
     std::string part;
     std::string kernel;            // as the reports name it: "lab3_student::reduce_warp_unrolled"
     std::string kernel_for_people;  // "reduce_warp_unrolled"
+    std::string kind;               // its problem kind, whose cases it runs
 };
 struct race_options {
     correctness_request cases;  // the sizes, inputs, seed and tolerance (its parts are the targets')
@@ -52,18 +53,18 @@ struct race_options {
 std::map<std::string, check_result> check_races(const std::string& worker, const std::vector<race_target>& targets,
                                                 const race_options& options, bool gpu);
 
-// Runs the part's correctness cases under compute-sanitizer memcheck and racecheck
-// (--sanitize). Race "warnings" count as findings.
+// Runs the part's correctness cases at `cases` (the kinds' sanitizer_sizes) under
+// compute-sanitizer memcheck and racecheck (--sanitize). Race "warnings" count as findings.
 check_result check_sanitize(const std::string& worker, const std::string& part_id, std::uint64_t seed,
-                            double tolerance_c, bool gpu);
+                            double tolerance_c, const std::map<std::string, kind_cases>& cases, bool gpu);
 
 // Shared-memory wavefronts per request of the part's kernels, from Nsight Compute's
 // counters, for the student's version and the lab's baseline, relative to the minimum
 // for the access width (1.0: conflict-free; 8: an 8-way conflict). `graded`: the
 // student's loads must need at most `limit`; otherwise the numbers are reported as
 // information (--profile).
-// The profiled runs' input comes from `seed`.
+// The profiled runs' input comes from `seed`, at `size` (the kind's "profiled").
 check_result check_bank_wavefronts(const std::string& worker, const std::string& part_id, std::uint64_t seed,
-                                   double limit, bool graded, bool gpu);
+                                   const problem_size& size, double limit, bool graded, bool gpu);
 
 }  // namespace course

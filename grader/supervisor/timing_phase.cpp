@@ -27,9 +27,7 @@ timing_request request_of(const session& s, int rounds, std::uint64_t seed) {
     timing_request r;
     r.seed = seed;
     r.tolerance_c = s.pol.tolerance_c;
-    r.n = s.pol.reduction_n;
-    r.shape = s.pol.transpose_shape;
-    r.records = s.pol.records_n;
+    for (const auto& [kind, k] : s.pol.problems) r.sizes[kind] = k.timed;
     r.rounds = rounds;
     r.warmup = s.pol.warmup;
     r.flush_bytes = s.pol.flush_bytes;

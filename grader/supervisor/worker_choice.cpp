@@ -128,6 +128,9 @@ std::string choose_worker(session& s, lab_result& r) {
     describe_source(s.opt, s.student_source, s.worker, r);
     s.parts = found.hello.parts;
     if (s.parts.empty()) return "the worker reported no parts for " + s.opt.lab;
+    for (const auto& p : s.parts)
+        if (s.pol.problems.count(p.kind) == 0)
+            return "part " + p.id + " is a problem of kind \"" + p.kind + "\", which the policy has no \"problems\" block for";
     return "";
 }
 

@@ -19,9 +19,18 @@ course::part reduction_part(const char* id, std::function<void(const float*, flo
     course::part p;
     p.id = id;
     p.kernel = id;
-    p.kind = course::part_kind::reduction;
-    p.reduce = std::move(f);
+    p.kind = "reduction";
+    p.launch = [f = std::move(f)](const course::launch_args& a) { f(a.in, a.out, a.n, a.scratch); };
     return p;
+}
+
+// One launch of a reduction part of 4 elements.
+void reduce4(const course::part& p, float* in, float* out) {
+    course::launch_args a;
+    a.in = in;
+    a.out = out;
+    a.n = 4;
+    p.launch(a);
 }
 
 }  // namespace
@@ -57,18 +66,18 @@ TEST_CASE("executor: launches run apart, errors come back, a forbidden system ca
     REQUIRE(cudaMalloc(&out, sizeof(float)) == cudaSuccess);
     const float values[4] = {1.5f, 2.0f, 3.0f, 4.0f};
     REQUIRE(cudaMemcpy(in, values, sizeof values, cudaMemcpyHostToDevice) == cudaSuccess);
-    student[0].reduce(in, out, 4, nullptr);
+    reduce4(student[0], in, out);
     float got = 0;
     REQUIRE(cudaMemcpy(&got, out, sizeof got, cudaMemcpyDeviceToHost) == cudaSuccess);
     CHECK(got == 10.5f);
 
-    CHECK_THROWS_WITH_AS(student[1].reduce(in, out, 4, nullptr), "kernel 'fault': out-of-bounds write", emu::kernel_error);
-    CHECK_THROWS_WITH_AS(student[2].reduce(in, out, 4, nullptr), "kShuffleBlockSize is 100", course::contract_error);
-    CHECK_THROWS_WITH_AS(student[3].reduce(in, out, 4, nullptr),
+    CHECK_THROWS_WITH_AS(reduce4(student[1], in, out), "kernel 'fault': out-of-bounds write", emu::kernel_error);
+    CHECK_THROWS_WITH_AS(reduce4(student[2], in, out), "kShuffleBlockSize is 100", course::contract_error);
+    CHECK_THROWS_WITH_AS(reduce4(student[3], in, out),
                          "the process that runs the kernels was stopped for a system call that kernel code may not "
                          "make (it may touch only its own memory)",
                          course::executor_lost);
     CHECK_FALSE(course::executor_running());
     // Nothing more runs there, and the harness says so every time.
-    CHECK_THROWS_AS(student[0].reduce(in, out, 4, nullptr), course::executor_lost);
+    CHECK_THROWS_AS(reduce4(student[0], in, out), course::executor_lost);
 }

@@ -79,10 +79,13 @@ TEST_CASE("the plan's JSON: points, the performance rule and cases per backend")
     CHECK(plan["labs"]["lab1"]["target"]["threshold_fraction"] == 0.85);
     CHECK(plan["labs"]["lab1"]["target"]["floor_fraction"] == 0.5);
     CHECK(plan["labs"]["lab1"]["target"]["correctness_weight"] == 0.6);
-    CHECK(plan["timing"] == nlohmann::json{{"rounds", 21}, {"max_rounds", 63}, {"confidence", 0.95}});
+    CHECK(plan["timing"] == nlohmann::json::parse(R"({"rounds": 21, "max_rounds": 63, "confidence": 0.95,
+        "timed": {"reduction": 33554432, "record_sums": 16777216, "transpose": "8192x8192"}})"));
     CHECK(plan["labs"]["lab1"]["points"]["gpu"]["performance"] == 40.0);
     CHECK(plan["labs"]["lab1"]["parts"]["A"]["emulated"][0]["name"] == "no_libraries");
-    CHECK(plan["cases"]["emulated"]["large_sizes"] == nlohmann::json::array({4194311}));
-    CHECK(plan["cases"]["gpu"]["large_sizes"] == nlohmann::json::array());
-    CHECK(plan["cases"]["gpu"]["sizes"].back() == 33554432);
+    CHECK(plan["cases"]["emulated"]["problems"]["reduction"]["large"] == nlohmann::json::array({4194311}));
+    CHECK(plan["cases"]["emulated"]["problems"]["record_sums"]["large"] == nlohmann::json::array({524309}));
+    CHECK(plan["cases"]["gpu"]["problems"]["reduction"]["large"] == nlohmann::json::array());
+    CHECK(plan["cases"]["gpu"]["problems"]["reduction"]["sizes"].back() == 33554432);
+    CHECK(plan["cases"]["emulated"]["problems"]["transpose"]["sizes"].back() == "257x129");
 }

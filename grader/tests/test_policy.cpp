@@ -26,13 +26,24 @@ TEST_CASE("the built-in defaults parse and hold the documented values") {
     CHECK(p.rounds == 21);
     CHECK(p.max_rounds == 63);
     CHECK(p.flush_bytes == 268435456u);
-    CHECK(p.reduction_n == 33554432u);
-    CHECK(p.sizes.front() == 1u);
-    CHECK(p.sizes.back() == 33554432u);
-    CHECK(p.sizes_emulated.size() == 12);
-    CHECK(p.large_sizes_emulated == std::vector<std::size_t>{4194311u});  // past 2^22: a dropped tail shows
+    CHECK(p.problems.size() == 3);
+    const problem_policy& r = p.problem("reduction");
+    CHECK(r.timed.count == 33554432u);
+    CHECK(r.sizes.front().count == 1u);
+    CHECK(r.sizes.back().count == 33554432u);
+    CHECK(r.sizes_emulated.size() == 12);
+    CHECK(r.large_sizes_emulated.at(0).count == 4194311u);  // past 2^22: a dropped tail shows
+    CHECK(r.counted_from == 1000u);
+    CHECK(r.hints == "sums");
+    CHECK(r.ladder == "reduction");
+    CHECK(p.problem("record_sums").counted_from == 125u);  // 1000 floats in records of 8
+    CHECK(p.problem("record_sums").ladder == "banks");
+    CHECK(p.problem("transpose").timed.word() == "8192x8192");
+    CHECK(p.problem("transpose").hints == "movement");
+    CHECK(p.problem("transpose").profiled.word() == "2048x2048");
+    CHECK_THROWS_WITH_AS(p.problem("scan"), "policy: no block for problem kind \"scan\" under \"problems\"",
+                         policy_error);
     CHECK(p.counters_draws == 2);
-    CHECK(p.counters_min_elements == 1000u);
     CHECK(p.max_excess_wavefronts == 0.05);
     CHECK(p.lab("lab2").emulated_checks.at("B") == std::vector<std::string>{"no_divergence", "bank_wavefronts"});
     CHECK(p.emulated_performance == "omit");
@@ -108,7 +119,8 @@ TEST_CASE("technique checks: forbidden libraries and the race check, with their 
     CHECK(p.forbidden_libraries[0].name == "CUB");
     CHECK(p.forbidden_libraries[3].name == "cooperative groups' reduce");
     CHECK(p.forbidden_libraries[3].include == "(^|/)cooperative_groups/reduce\\.h");
-    CHECK(p.race_check_sizes == std::vector<std::size_t>{33, 4097});
+    CHECK(p.problem("reduction").sanitizer_sizes.size() == 2);
+    CHECK(p.problem("reduction").sanitizer_sizes.at(1).count == 4097u);
     CHECK(p.race_check_inputs == std::vector<std::string>{"random"});
     CHECK(p.race_check_timeout_seconds == 300.0);
     CHECK(p.lab("lab3").race_check_parts == std::vector<std::string>{"B", "C"});
@@ -140,7 +152,7 @@ TEST_CASE("a key the defaults do not have is refused with its path and the keys 
     const std::string typo = write_temp(R"({"emulated_counters": {"drws": 3}})");
     CHECK_THROWS_WITH_AS(load_policy(typo),
                          (typo + ": unknown key emulated_counters.drws (the keys of emulated_counters are "
-                                 "divergence_margin, draws, max_excess_wavefronts, min_elements, "
+                                 "divergence_margin, draws, max_excess_wavefronts, "
                                  "narrow_sectors_slack, shared_epochs_slack, shared_tree_factor, "
                                  "shared_tree_slack, wide_loads_factor)")
                              .c_str(),
@@ -156,9 +168,22 @@ TEST_CASE("a key the defaults do not have is refused with its path and the keys 
                          policy_error);
     const std::string top = write_temp(R"({"timming": {}})");
     CHECK_THROWS_WITH_AS(load_policy(top), doctest::Contains("unknown key timming (the keys are "), policy_error);
-    const std::string nothing_to_draw = write_temp(R"({"emulated_counters": {"min_elements": 100000000}})");
+    const std::string nothing_to_draw = write_temp(R"({"problems": {"record_sums": {"counted_from": 600000}}})");
     CHECK_THROWS_WITH_AS(load_policy(nothing_to_draw),
-                         doctest::Contains("min_elements is larger than every emulated reduction size"), policy_error);
+                         doctest::Contains("problems.record_sums.counted_from is larger than every emulated size"),
+                         policy_error);
+    // A kind is a worker module and its block: a policy file cannot add one.
+    const std::string new_kind = write_temp(R"({"problems": {"scan": {"sizes": [1]}}})");
+    CHECK_THROWS_WITH_AS(load_policy(new_kind),
+                         doctest::Contains("unknown key problems.scan (the keys of problems are record_sums, "
+                                           "reduction, transpose)"),
+                         policy_error);
+    const std::string bad_shape = write_temp(R"({"problems": {"transpose": {"sizes": ["31x33", "64 by 96"]}}})");
+    CHECK_THROWS_WITH_AS(load_policy(bad_shape),
+                         doctest::Contains("problems.transpose.sizes: \"64 by 96\" is not a size"), policy_error);
+    const std::string no_hints = write_temp(R"({"problems": {"reduction": {"hints": "tea leaves"}}})");
+    CHECK_THROWS_WITH_AS(load_policy(no_hints), doctest::Contains("problems.reduction.hints must be"), policy_error);
+    for (const auto& f : {nothing_to_draw, new_kind, bad_shape, no_hints}) std::remove(f.c_str());
     const std::string not_object = write_temp("[1, 2]");
     CHECK_THROWS_WITH_AS(load_policy(not_object), doctest::Contains("a policy file holds one JSON object"),
                          policy_error);

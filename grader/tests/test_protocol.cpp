@@ -4,8 +4,18 @@
 
 using namespace course;
 
+// A count or a shape, as the policy writes it.
+problem_size sized(const nlohmann::json& j) { return j.get<problem_size>(); }
+
 TEST_CASE("a job travels as JSON and back unchanged") {
-    const correctness_request request{{"A", "B"}, 7, 3.0, {"random", "ones"}, {1, 33}, {5}, {"31x33"}, {4194311}, {}, counters_request{{65536}, {1024}, {"64x64"}}};
+    correctness_request request;
+    request.parts = {"A", "B"};
+    request.seed = 7;
+    request.tolerance_c = 3.0;
+    request.inputs = {"random", "ones"};
+    request.problems["reduction"] = {{sized(1), sized(33)}, {sized(4194311)}};
+    request.problems["transpose"] = {{sized("31x33")}, {}};
+    request.counters = counters_request{{{"reduction", {sized(65536)}}, {"transpose", {sized("64x64")}}}};
     const worker_job job = correctness_job_of(request, sandbox_mode::relaxed);
     const nlohmann::json wire = job;
     CHECK(wire.at("command") == "correctness");
@@ -15,8 +25,12 @@ TEST_CASE("a job travels as JSON and back unchanged") {
     REQUIRE(back.correctness);
     CHECK(back.correctness->parts == std::vector<std::string>{"A", "B"});
     CHECK(back.correctness->seed == 7);
-    CHECK(back.correctness->sizes == std::vector<std::uint64_t>{1, 33});
-    CHECK(back.correctness->shapes == std::vector<std::string>{"31x33"});
+    CHECK(back.correctness->problems.at("reduction").sizes == std::vector<problem_size>{sized(1), sized(33)});
+    CHECK(back.correctness->problems.at("reduction").large == std::vector<problem_size>{sized(4194311)});
+    CHECK(back.correctness->problems.at("transpose").sizes.at(0).rows == 31);
+    CHECK(back.correctness->problems.at("transpose").sizes.at(0).cols == 33);
+    CHECK(wire.at("correctness").at("problems").at("transpose").at("sizes") == nlohmann::json::array({"31x33"}));
+    CHECK(wire.at("correctness").at("problems").at("reduction").at("sizes") == nlohmann::json::array({1, 33}));
     CHECK_FALSE(back.correctness->wait_for_go);
     CHECK_FALSE(back.timing);
     correctness_request waiting = request;
@@ -25,7 +39,8 @@ TEST_CASE("a job travels as JSON and back unchanged") {
 }
 
 TEST_CASE("a job with a missing key or an unknown name is refused, not defaulted") {
-    nlohmann::json wire = timing_job_of({{"A"}, 1, 3.0, 1024, "64x64", 16, 21, 1, 4096});
+    nlohmann::json wire =
+        timing_job_of({{"A"}, 1, 3.0, {{"reduction", sized(1024)}, {"transpose", sized("64x64")}}, 21, 1, 4096});
     CHECK_NOTHROW(wire.get<worker_job>());
     nlohmann::json no_rounds = wire;
     no_rounds["timing"].erase("rounds");
@@ -36,6 +51,12 @@ TEST_CASE("a job with a missing key or an unknown name is refused, not defaulted
     nlohmann::json bad_sandbox = wire;
     bad_sandbox["sandbox"] = "none";
     CHECK_THROWS(bad_sandbox.get<worker_job>());
+    // A size is a count of at least 1 or a shape ROWSxCOLS, nothing else.
+    for (const char* bad : {R"(0)", R"(-3)", R"(2.5)", R"("31x")", R"("x33")", R"("0x4")", R"("31x33x2")", R"("n=4")"}) {
+        nlohmann::json bad_size = wire;
+        bad_size["timing"]["sizes"]["reduction"] = nlohmann::json::parse(bad);
+        CHECK_THROWS_WITH(bad_size.get<worker_job>(), doctest::Contains("is not a size"));
+    }
 }
 
 TEST_CASE("worker_argv: the worker, its event descriptor and the job") {
@@ -97,12 +118,16 @@ TEST_CASE("the emulator's counters travel by version") {
     CHECK(back.versions[0].instructions[0].op == "load");
     CHECK(back.hazards.races.size() == 1);
     CHECK(back.hazards.cases == 52);
-    const worker_job job = nlohmann::json(correctness_job_of({{"A"}, 1, 3.0, {"random"}, {33}, {}, {}, {}, {},
-                                                               counters_request{{65536, 4194311}, {1024}, {"64x64"}}}))
-                               .get<worker_job>();
+    correctness_request request;
+    request.parts = {"A"};
+    request.inputs = {"random"};
+    request.problems["reduction"] = {{sized(33)}, {}};
+    request.counters = counters_request{
+        {{"reduction", {sized(65536), sized(4194311)}}, {"record_sums", {sized(1024)}}, {"transpose", {sized("64x64")}}}};
+    const worker_job job = nlohmann::json(correctness_job_of(request)).get<worker_job>();
     REQUIRE(job.correctness->counters);
-    CHECK(job.correctness->counters->sizes == std::vector<std::uint64_t>{65536, 4194311});
-    CHECK(job.correctness->counters->shapes == std::vector<std::string>{"64x64"});
+    CHECK(job.correctness->counters->problems.at("reduction") == std::vector<problem_size>{sized(65536), sized(4194311)});
+    CHECK(job.correctness->counters->problems.at("transpose").at(0).word() == "64x64");
 }
 
 TEST_CASE("a correctness worker's ready names its parts, and is not a timing worker's") {

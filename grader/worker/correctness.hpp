@@ -1,9 +1,11 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "core/protocol.hpp"
 #include "inputs/inputs.hpp"
 #include "worker/part.hpp"
 
@@ -11,11 +13,8 @@ namespace course {
 
 struct correctness_job {
     const part* target = nullptr;
-    std::vector<std::size_t> sizes;         // reductions
-    std::vector<std::size_t> record_sizes;  // record sums
-    std::vector<std::string> shapes;  // matrices, "RxC"
-    std::vector<std::size_t> large_sizes, large_record_sizes;  // one random case each
-    std::vector<input_kind> inputs;   // reduction inputs
+    std::map<std::string, kind_cases> problems;  // by problem kind
+    std::vector<input_kind> inputs;              // reduction inputs
     std::uint64_t seed = 0;
     double tolerance_c = 0;
     // The emulator: called after every case, whatever its end, with its input kind and
@@ -37,8 +36,9 @@ struct correctness_summary {
 // it asks for the GPU.
 void prepare_correctness_inputs(const correctness_job& job, const std::vector<const part*>& parts);
 
-// Runs the part's doctest suite (the test cases named after its kind) and emits a
-// case_begin / case_end event around every case.
+// Runs the part's cases (its problem kind's, in a doctest test case) and emits a
+// case_begin / case_end event around every case. std::invalid_argument when the job has no
+// cases for the part's kind, or the worker no such kind.
 correctness_summary run_correctness(const correctness_job& job);
 
 }  // namespace course

@@ -5,8 +5,7 @@
 #include "course/cuda_check.hpp"
 #include "emu/emu_stats.hpp"
 #include "worker/executor.hpp"
-#include "worker/problem.hpp"
-#include "worker/transpose_case.hpp"
+#include "worker/problem_kind.hpp"
 
 namespace course {
 
@@ -102,21 +101,18 @@ private:
     void (*set_)(bool);
 };
 
-// The size words of a drawn problem, as the correctness cases name their sizes.
-std::vector<std::string> drawn_sizes(const part& p, const counters_request& drawn) {
-    std::vector<std::string> out;
-    if (p.kind == part_kind::transpose) return drawn.shapes;
-    for (const auto n : p.kind == part_kind::reduction ? drawn.sizes : drawn.record_sizes)
-        out.push_back("n=" + std::to_string(n));
-    return out;
+// The drawn problems of the part's kind.
+const std::vector<problem_size>& drawn_problems(const part& p, const counters_request& drawn) {
+    static const std::vector<problem_size> none;
+    const auto it = drawn.problems.find(p.kind);
+    return it == drawn.problems.end() ? none : it->second;
 }
 
-std::uint64_t elements_of(const part& p, const std::string& size) {
-    if (p.kind == part_kind::transpose) {
-        unsigned rows = 0, cols = 0;
-        return parse_shape(size, rows, cols) ? std::uint64_t{rows} * cols : 0;
-    }
-    return std::stoull(size.substr(2)) * p.record_len;
+// The drawn problem whose cases are named `size` (problem_size::word()), if one is.
+const problem_size* drawn_named(const part& p, const counters_request& drawn, const std::string& size) {
+    for (const auto& s : drawn_problems(p, drawn))
+        if (s.word() == size) return &s;
+    return nullptr;
 }
 
 }  // namespace
@@ -124,9 +120,8 @@ std::uint64_t elements_of(const part& p, const std::string& size) {
 case_tracer::case_tracer(const part& student, const counters_request& drawn) : part_(student), drawn_(drawn) {}
 
 void case_tracer::before_case(const std::string& input, const std::string& size) {
-    const auto wanted = drawn_sizes(part_, drawn_);
     const bool drawn = input == to_string(input_kind::random) && student.count(size) == 0 &&
-                       std::find(wanted.begin(), wanted.end(), size) != wanted.end();
+                       drawn_named(part_, drawn_, size) != nullptr;
     try {
         executor_set_counting(drawn);
     } catch (const std::exception&) {
@@ -156,29 +151,25 @@ void case_tracer::after_case(const std::string& input, const std::string& size) 
         }
     }
     if (input != to_string(input_kind::random) || student.count(size) != 0) return;
-    const auto wanted = drawn_sizes(part_, drawn_);
-    if (std::find(wanted.begin(), wanted.end(), size) == wanted.end()) return;
+    const problem_size* problem = drawn_named(part_, drawn_, size);
+    if (problem == nullptr) return;
     version_counters v = summed(stats, "student", part_.kernel);
     v.problem = size;
-    v.elements = elements_of(part_, size);
+    v.elements = problem_kind_named(part_.kind).input_floats(part_, *problem);
     student[size] = std::move(v);
 }
 
 counters_event count_versions(const part* const versions[3], const counters_request& drawn,
                               const case_tracer& traced, std::uint64_t seed, double tolerance_c) {
     const part& student = *versions[2];
+    const problem_kind& kind = problem_kind_named(student.kind);
     counters_event out{student.id, "", {}, traced.hazards, "", ""};
-    for (const std::string& size : drawn_sizes(student, drawn)) {
+    for (const problem_size& ps : drawn_problems(student, drawn)) {
+        const std::string size = ps.word();
         const auto mine = traced.student.find(size);
         if (mine == traced.student.end()) continue;  // its case did not run to the end
-        problem_size ps;
-        if (student.kind == part_kind::transpose) {
-            if (!parse_shape(size, ps.rows, ps.cols)) throw std::invalid_argument("bad shape " + size);
-        } else {
-            (student.kind == part_kind::reduction ? ps.n : ps.records) = std::stoull(size.substr(2));
-        }
-        const auto prob = make_problem(student.kind, ps, versions, tolerance_c,
-                                       make_problem_inputs(student.kind, ps, student.record_len, seed, std::nullopt));
+        const auto prob =
+            kind.make_problem(versions, ps, tolerance_c, kind.make_inputs(student, ps, seed, std::nullopt));
         const auto counted = [&](const part& version, const char* name) {
             prob->prepare_run();
             executor_reset_launch_stats();

@@ -204,10 +204,14 @@ nlohmann::json serve_one(const lab_versions& lab, const nlohmann::json& req) {
     const part& p = parts.at(req.at("part").get<std::size_t>());
     const auto ptr = [&](const char* key) { return reinterpret_cast<float*>(req.at(key).get<std::uintptr_t>()); };
     try {
-        if (p.kind == part_kind::transpose)
-            p.transpose(ptr("in"), ptr("out"), req.at("rows").get<unsigned>(), req.at("cols").get<unsigned>());
-        else
-            p.reduce(ptr("in"), ptr("out"), req.at("n").get<std::size_t>(), ptr("scratch"));
+        launch_args a;
+        a.in = ptr("in");
+        a.out = ptr("out");
+        a.scratch = ptr("scratch");
+        a.n = req.at("n").get<std::uint64_t>();
+        a.rows = req.at("rows").get<unsigned>();
+        a.cols = req.at("cols").get<unsigned>();
+        p.launch(a);
         return {{"ok", true}};
     } catch (const emu::kernel_timeout& e) {
         return failure("timeout", e.what());
@@ -309,20 +313,12 @@ std::uintptr_t as_int(const void* p) { return reinterpret_cast<std::uintptr_t>(p
 
 void point_at_executor(lab_parts& parts, int version) {
     for (std::size_t i = 0; i < parts.size(); ++i) {
-        part& p = parts[i];
-        if (p.kind == part_kind::transpose) {
-            p.transpose = [version, i](const float* in, float* out, unsigned rows, unsigned cols) {
-                auto req = run_request(version, i);
-                req.update({{"in", as_int(in)}, {"out", as_int(out)}, {"rows", rows}, {"cols", cols}});
-                call(req);
-            };
-        } else {
-            p.reduce = [version, i](const float* in, float* out, std::size_t n, float* scratch) {
-                auto req = run_request(version, i);
-                req.update({{"in", as_int(in)}, {"out", as_int(out)}, {"n", n}, {"scratch", as_int(scratch)}});
-                call(req);
-            };
-        }
+        parts[i].launch = [version, i](const launch_args& a) {
+            auto req = run_request(version, i);
+            req.update({{"in", as_int(a.in)}, {"out", as_int(a.out)}, {"scratch", as_int(a.scratch)}, {"n", a.n},
+                        {"rows", a.rows}, {"cols", a.cols}});
+            call(req);
+        };
     }
 }
 

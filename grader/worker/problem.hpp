@@ -1,7 +1,5 @@
 #pragma once
 #include <cstdint>
-#include <memory>
-#include <optional>
 #include <string>
 
 #include "inputs/host_floats.hpp"
@@ -35,12 +33,6 @@ public:
     virtual case_record rerun_fresh(const part& p) = 0;
 };
 
-struct problem_size {
-    std::size_t n = 0;           // reductions
-    unsigned rows = 0, cols = 0;  // transpose
-    std::size_t records = 0;     // record sums (lab 5)
-};
-
 // One input of a problem on the host, with its exact sums (reductions; none for a matrix).
 struct host_input {
     std::uint64_t seed = 0;
@@ -50,18 +42,10 @@ struct host_input {
 
 // A problem's inputs, made on the host before it exists (no GPU needed): the one it
 // starts with, and the fresh one of rerun_fresh() (empty when there will be none). The
-// timing worker makes them before it has the GPU to itself.
+// timing worker makes them before it has the GPU to itself. A problem is made by its
+// kind (worker/problem_kind.hpp).
 struct problem_inputs {
     host_input first, fresh;
 };
-problem_inputs make_problem_inputs(part_kind kind, const problem_size& size, unsigned record_len, std::uint64_t seed,
-                                   std::optional<std::uint64_t> fresh_seed);
-
-std::unique_ptr<problem> make_transpose_problem(unsigned rows, unsigned cols, problem_inputs inputs);
-
-// Allocates and uploads. The buffers are sized for all three versions (`versions`), so
-// none reallocates; `inputs` from make_problem_inputs for the same kind and size.
-std::unique_ptr<problem> make_problem(part_kind kind, const problem_size& size, const part* const versions[3],
-                                      double tolerance_c, problem_inputs inputs);
 
 }  // namespace course

@@ -89,7 +89,12 @@ void reduction_fixture::poison_async() {
 }
 
 void reduction_fixture::run(const part& p) {
-    p.reduce(bufs_.in.data(), bufs_.out.data(), n_, bufs_.scratch.data());
+    launch_args a;
+    a.in = bufs_.in.data();
+    a.out = bufs_.out.data();
+    a.scratch = bufs_.scratch.data();
+    a.n = n_;
+    p.launch(a);
 }
 
 case_record reduction_fixture::judge(const std::string& part_id, double tolerance_c) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <stdexcept>
 #include <memory>
 #include <sstream>
 
@@ -15,6 +16,7 @@
 #include "course/event_timer.hpp"
 #include "worker/events.hpp"
 #include "worker/go_signal.hpp"
+#include "worker/problem_kind.hpp"
 
 namespace course {
 
@@ -136,6 +138,13 @@ void time_round(const timing_job& job, const timed_part& tp, problem& prob, l2_f
 // The seed of the fresh input drawn after a part's timing.
 std::uint64_t fresh_seed(const timing_job& job) { return job.seed ^ 0x5eed5eed5eedull; }
 
+const problem_size& timed_size(const timing_job& job, const part& p) {
+    const auto it = job.sizes.find(p.kind);
+    if (it == job.sizes.end())
+        throw std::invalid_argument("the timing request has no size for problem kind \"" + p.kind + "\"");
+    return it->second;
+}
+
 void time_part(const timing_job& job, const timed_part& tp, problem* prob, l2_flusher& flusher, double copy_gbps,
                const device_info& device) {
     const part& student = *tp.versions[2];
@@ -210,9 +219,11 @@ void run_timing(const timing_job& job, const device_info& device) {
     // inputs and their exact sums, and the fresh input of the check after timing. No
     // kernel runs, and nothing is allocated on the GPU, before "go".
     std::vector<problem_inputs> inputs;
-    for (const timed_part& tp : job.parts)
-        inputs.push_back(make_problem_inputs(tp.versions[2]->kind, job.size, tp.versions[2]->record_len, job.seed,
-                                             fresh_seed(job)));
+    for (const timed_part& tp : job.parts) {
+        const part& student = *tp.versions[2];
+        inputs.push_back(problem_kind_named(student.kind).make_inputs(student, timed_size(job, student), job.seed,
+                                                                      fresh_seed(job)));
+    }
     say_ready_and_wait(job);
 
     l2_flusher flusher(job.flush_bytes);
@@ -222,8 +233,9 @@ void run_timing(const timing_job& job, const device_info& device) {
         const std::string& id = tp.versions[2]->id;
         events().emit(timing_begin_event{id});
         try {
-            const auto prob = make_problem(tp.versions[2]->kind, job.size, tp.versions, job.tolerance_c,
-                                           std::move(inputs[i]));
+            const part& student = *tp.versions[2];
+            const auto prob = problem_kind_named(student.kind).make_problem(tp.versions, timed_size(job, student),
+                                                                            job.tolerance_c, std::move(inputs[i]));
             time_part(job, tp, prob.get(), flusher, copy_gbps, device);
         } catch (const cuda_error& e) {
             events().emit(timing_failed_event{id, e.what()});

@@ -1,10 +1,12 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
 #include "worker/device_info.hpp"
 #include "worker/part.hpp"
+#include "core/problem_size.hpp"
 #include "worker/problem.hpp"
 
 namespace course {
@@ -17,7 +19,7 @@ struct timed_part {
 struct timing_job {
     std::string lab;
     std::vector<timed_part> parts;
-    problem_size size;
+    std::map<std::string, problem_size> sizes;  // the timed problem, by problem kind
     int rounds = 0;
     int warmup = 0;
     std::size_t flush_bytes = 0;

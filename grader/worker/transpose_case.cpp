@@ -11,10 +11,6 @@ namespace course {
 transpose_buffers::transpose_buffers(unsigned r, unsigned c)
     : rows(r), cols(c), in(std::size_t{r} * c, "input matrix"), out(std::size_t{r} * c, "output matrix") {}
 
-bool parse_shape(const std::string& text, unsigned& rows, unsigned& cols) {
-    return std::sscanf(text.c_str(), "%ux%u", &rows, &cols) == 2 && rows > 0 && cols > 0;
-}
-
 namespace {
 
 // True when some input element has exactly got's bits.
@@ -122,6 +118,15 @@ case_record judge_transpose_sample(const std::string& part_id, transpose_buffers
     return rec;
 }
 
+void run_transpose(const part& p, transpose_buffers& bufs) {
+    launch_args a;
+    a.in = bufs.in.data();
+    a.out = bufs.out.data();
+    a.rows = bufs.rows;
+    a.cols = bufs.cols;
+    p.launch(a);
+}
+
 std::uint64_t transpose_case_seed(std::uint64_t run_seed, input_kind kind, unsigned rows, unsigned cols) {
     return case_seed(run_seed, kind, std::uint64_t{rows} << 32 | cols);
 }
@@ -133,7 +138,7 @@ case_record run_transpose_case(const part& p, input_kind kind, unsigned rows, un
     transpose_buffers bufs(rows, cols);
     bufs.in.upload(host.data(), count);
     bufs.out.poison();
-    p.transpose(bufs.in.data(), bufs.out.data(), rows, cols);
+    run_transpose(p, bufs);
     return judge_transpose(p.id, bufs, host, kind);
 }
 

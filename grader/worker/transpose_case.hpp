@@ -33,6 +33,9 @@ case_record judge_transpose_sample(const std::string& part_id, transpose_buffers
                                    const host_floats& host_in, const std::vector<std::size_t>& input_indices,
                                    const std::vector<std::size_t>& out_rows);
 
+// Launches the part on the buffers; does not synchronise.
+void run_transpose(const part& p, transpose_buffers& bufs);
+
 // The seed of the input of `kind` for a case of this shape.
 std::uint64_t transpose_case_seed(std::uint64_t run_seed, input_kind kind, unsigned rows, unsigned cols);
 
@@ -40,8 +43,5 @@ std::uint64_t transpose_case_seed(std::uint64_t run_seed, input_kind kind, unsig
 // and judges.
 case_record run_transpose_case(const part& p, input_kind kind, unsigned rows, unsigned cols, std::uint64_t run_seed,
                                input_cache& inputs);
-
-// "31x33" -> (31, 33); false when malformed.
-bool parse_shape(const std::string& text, unsigned& rows, unsigned& cols);
 
 }  // namespace course

@@ -13,9 +13,8 @@
 #include "worker/device_info.hpp"
 #include "worker/events.hpp"
 #include "worker/go_signal.hpp"
-#include "worker/problem.hpp"
+#include "worker/problem_kind.hpp"
 #include "worker/sandbox.hpp"
-#include "worker/transpose_case.hpp"
 #if !defined(COURSE_EMULATE)
 #include "worker/timing.hpp"
 #else
@@ -58,7 +57,8 @@ hello_event describe(const lab_config& cfg, const loaded_lab& lab, const device_
     for (const auto& p : lab.student) {
         const part* ref = find_part(lab.reference, p.id);
         const part* base = baseline_for(cfg, lab, p.id);
-        hello.parts.push_back({p.id, p.title, p.kernel, to_string(p.kind), p.shape.elements_per_block(),
+        (void)problem_kind_named(p.kind);  // a part of a kind this worker cannot run is the build's mistake
+        hello.parts.push_back({p.id, p.title, p.kernel, p.kind, p.shape.elements_per_block(),
                                p.shape.max_grid, p.record_len, p.hint, ref ? ref->kernel : "", base ? base->kernel : ""});
     }
     return hello;
@@ -178,10 +178,7 @@ timing_job timing_job_from(const timing_request& request, const lab_config& conf
         if (!tp.versions[0] || !tp.versions[1]) throw std::logic_error("part " + p->id + " has no reference");
         job.parts.push_back(tp);
     }
-    job.size.n = request.n;
-    job.size.records = request.records;
-    if (!parse_shape(request.shape, job.size.rows, job.size.cols))
-        throw std::invalid_argument("bad timing shape " + request.shape);
+    job.sizes = request.sizes;
     job.rounds = request.rounds;
     job.warmup = request.warmup;
     job.flush_bytes = request.flush_bytes;
@@ -193,11 +190,7 @@ timing_job timing_job_from(const timing_request& request, const lab_config& conf
 
 correctness_job correctness_job_from(const correctness_request& request) {
     correctness_job job;
-    job.sizes.assign(request.sizes.begin(), request.sizes.end());
-    job.record_sizes.assign(request.record_sizes.begin(), request.record_sizes.end());
-    job.shapes = request.shapes;
-    job.large_sizes.assign(request.large_sizes.begin(), request.large_sizes.end());
-    job.large_record_sizes.assign(request.large_record_sizes.begin(), request.large_record_sizes.end());
+    job.problems = request.problems;
     for (const auto& name : request.inputs) {
         const auto kind = parse_input_kind(name);
         if (!kind) throw std::invalid_argument("unknown input kind " + name);
@@ -208,6 +201,7 @@ correctness_job correctness_job_from(const correctness_request& request) {
     return job;
 }
 
+#if !defined(COURSE_EMULATE)  // the emulator cannot be profiled
 // One version of a part, run once on an input large enough to fill the GPU and small
 // enough to profile in a second.
 void run_profile(const profile_request& request, const lab_config& config, const loaded_lab& lab) {
@@ -218,18 +212,16 @@ void run_profile(const profile_request& request, const lab_config& config, const
                               request.part);
     if (version == "baseline" && !config.baseline_by_id) p = baseline_for(config, lab, request.part);
     if (p == nullptr) throw std::invalid_argument("no part " + request.part + " in the " + version + " version");
-    problem_size size;
-    size.n = 1u << 22;
-    size.records = 1u << 18;
-    size.rows = size.cols = 2048;
     const part* versions[3] = {p, p, p};
+    const problem_kind& kind = problem_kind_named(p->kind);
     // The profiled run's input; its tolerance is never used, since nothing is checked.
-    const auto prob = make_problem(p->kind, size, versions, 1.0,
-                                   make_problem_inputs(p->kind, size, p->record_len, request.seed, std::nullopt));
+    const auto prob = kind.make_problem(versions, request.size, 1.0,
+                                        kind.make_inputs(*p, request.size, request.seed, std::nullopt));
     prob->run(*p);
     CUDA_CHECK(cudaDeviceSynchronize());
     events().emit(profiled_event{p->id, version, prob->label()});
 }
+#endif
 
 }  // namespace
 

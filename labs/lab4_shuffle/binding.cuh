@@ -31,7 +31,7 @@ course::part make_part(const course::manifest::part_names& part_names, course::r
     if (problem.empty())
         return course::make_reduction_part(part_names, kernel, {block, elements_per_thread, sm_count * per_sm});
     course::part p = course::make_reduction_part(part_names, kernel, {256, elements_per_thread, sm_count});
-    p.reduce = [problem](const float*, float*, std::size_t, float*) { throw course::contract_error(problem); };
+    p.launch = [problem](const course::launch_args&) { throw course::contract_error(problem); };
     return p;
 }
 

@@ -22,11 +22,14 @@ def common(cost_races="everything"):
 
 PLAN = {
     "cases": {
-        "gpu": {"sizes": [1, 1000, 1048575, 1048576, 16777223, 33554432], "large_sizes": [],
-                "record_sizes": [33, 4194311], "large_record_sizes": [], "shapes": ["1x1", "4099x2050"],
+        "gpu": {"problems": {"reduction": {"sizes": [1, 1000, 1048575, 1048576, 16777223, 33554432], "large": []},
+                             "record_sums": {"sizes": [33, 4194311], "large": []},
+                             "transpose": {"sizes": ["1x1", "4099x2050"], "large": []}},
                 "inputs": ["random"]},
-        "emulated": {"sizes": [1, 65535, 131079], "large_sizes": [4194311], "record_sizes": [16383],
-                     "large_record_sizes": [524309], "shapes": ["257x129"], "inputs": ["random"]},
+        "emulated": {"problems": {"reduction": {"sizes": [1, 65535, 131079], "large": [4194311]},
+                                  "record_sums": {"sizes": [16383], "large": [524309]},
+                                  "transpose": {"sizes": ["257x129"], "large": []}},
+                     "inputs": ["random"]},
     },
     "timing": {"rounds": 21, "max_rounds": 63, "confidence": 0.95},
     "labs": {
@@ -61,11 +64,11 @@ def render(spec):
 
 class RenderTest(unittest.TestCase):
     def test_sizes_from_two_to_the_twenty_are_powers_of_two_and_an_offset(self):
-        self.assertEqual(render("lab2 gpu sizes"), "1, 1000, 2^20-1, 2^20, 2^24+7 and 2^25")
-        self.assertEqual(render("lab2 emulated sizes"), "1, 65535, 131079 and 2^22+7")
-        self.assertEqual(render("lab2 gpu records"), "33 and 2^22+7")
-        self.assertEqual(render("lab2 emulated records"), "16383 and 524309")
-        self.assertEqual(render("lab2 emulated shapes"), "257x129")
+        self.assertEqual(render("lab2 gpu reduction"), "1, 1000, 2^20-1, 2^20, 2^24+7 and 2^25")
+        self.assertEqual(render("lab2 emulated reduction"), "1, 65535, 131079 and 2^22+7")
+        self.assertEqual(render("lab2 gpu record_sums"), "33 and 2^22+7")
+        self.assertEqual(render("lab2 emulated record_sums"), "16383 and 524309")
+        self.assertEqual(render("lab2 emulated transpose"), "257x129")
 
     def test_points(self):
         self.assertEqual(render("lab2 gpu max"), "100")

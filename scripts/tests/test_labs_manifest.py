@@ -56,11 +56,11 @@ class ManifestTest(unittest.TestCase):
         self.assertNotIn("lab5.A", keys)
 
     def test_graded_sizes_are_the_policys(self):
-        self.assertEqual(course_policy.graded_size("timing.reduction_n"), 1 << 25)
-        self.assertEqual(course_policy.graded_size("timing.transpose_shape"), 8192)
-        policy = {"timing": {"transpose_shape": "4096x8192"}}
+        self.assertEqual(course_policy.graded_size("problems.reduction.timed"), 1 << 25)
+        self.assertEqual(course_policy.graded_size("problems.transpose.timed"), 8192)
+        policy = {"problems": {"transpose": {"timed": "4096x8192"}}}
         with self.assertRaisesRegex(ValueError, "4096x8192: the transpose benchmarks are of square shapes"):
-            course_policy.graded_size("timing.transpose_shape", policy)
+            course_policy.graded_size("problems.transpose.timed", policy)
 
     def test_cite_figures_takes_the_groups_from_the_manifest(self):
         self.assertEqual(cite_figures.BASELINE["reduce"], "lab1.A")
