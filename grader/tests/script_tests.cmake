@@ -80,6 +80,8 @@ set_tests_properties(student.loop PROPERTIES TIMEOUT 900)
 # course, which builds, whose stub fails and whose solution passes (docs/architecture.md).
 add_test(NAME course.new_lab COMMAND ${COURSE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_new_lab.py)
 set_tests_properties(course.new_lab PROPERTIES LABELS "emulated;student" TIMEOUT 1800)
+add_test(NAME course.new_kind COMMAND ${COURSE_PYTHON} ${CMAKE_CURRENT_SOURCE_DIR}/test_new_kind.py)
+set_tests_properties(course.new_kind PROPERTIES LABELS "emulated" TIMEOUT 1800)
 
 # The HTML report (grader/html/report_page.py) of real emulated grades of lab 1's and
 # lab 5's references and stub, and of a hostile source file.
