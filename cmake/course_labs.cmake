@@ -98,6 +98,8 @@ function(course_guard_args out)
            --verdict ${ARG_VERDICT}
            --allow ${common}/contracts/lab_impl.hpp --allow ${COURSE_CONTRACTS_INCLUDE_DIR}/contracts/${lab}.cuh
            --allow ${common}/course/cuda_compat.hpp
+           # The GPU build's bounded printf, included before the lab file (cmake/lab_kernels.in).
+           --allow ${common}/course/bounded_printf.cuh --allow ${common}/course/printf_bound.hpp
            # Of the emulator, only what kernel code compiles against: its CUDA header and
            # the headers that stand in for CUDA's (cooperative groups); never its internals.
            --allow ${common}/emu/cuda_emu.hpp --allow ${common}/emu/emu_runtime_api.hpp

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <string>
 
+#include "course/printf_bound.hpp"
 #include "emu/access_check.hpp"
 #include "emu/block_pool.hpp"
 #include "emu/cuda_emu.hpp"
@@ -19,7 +20,7 @@ namespace {
 
 // All the printf output of one process's kernels (its block pool's included): past it, one
 // note and then nothing.
-constexpr std::size_t output_budget = 64 * 1024;
+constexpr std::size_t output_budget = course::printf_bound::emulated_bytes;
 
 void emit(const char* text, std::size_t n) {
     auto& printed = emu::detail::printed_bytes();
@@ -33,8 +34,9 @@ void emit(const char* text, std::size_t n) {
         done += static_cast<std::size_t>(w);
     }
     if (before + n >= output_budget) {
-        static const char note[] = "\n[kernel printf output cut after 65536 bytes]\n";
-        (void)!::write(1, note, sizeof note - 1);
+        char note[96];
+        const int len = std::snprintf(note, sizeof note, "\n" COURSE_PRINTF_CUT_MARKER "%zu bytes]\n", output_budget);
+        if (len > 0) (void)!::write(1, note, static_cast<std::size_t>(len));
     }
 }
 

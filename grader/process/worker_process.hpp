@@ -19,6 +19,7 @@ struct worker_run {
     std::size_t output_bytes = 0;  // every byte it wrote to stdout and stderr, kept or not
     std::string output_head;       // the first keep_first bytes of stdout and stderr (worker_limits)
     std::size_t output_lines = 0;  // lines it wrote to stdout and stderr, kept or not (a last one without '\n' counts)
+    bool saw_watched = false;      // worker_limits::watch_for appeared in its stdout or stderr, kept or not
     double seconds = 0;
     double cpu_seconds = 0;  // user + system time of the worker and of the children it waited for
 
@@ -33,6 +34,7 @@ struct worker_limits {
     bool output_counts_as_activity = false;  // for tools that report on stdout, not fd 3
     bool keep_output_head = false;  // keep the first keep_output bytes, not the last: a compiler's first errors matter
     std::size_t keep_first = 0;  // also keep this many first bytes in output_head (the kernels' printf, --show-output)
+    std::string watch_for;       // a text whose appearance anywhere in the output sets saw_watched
 
     // Resource limits set in the child before exec, inherited by everything it starts
     // (each process counts its own CPU time and address space). Unset: no limit. For tools

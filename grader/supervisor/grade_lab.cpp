@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/grading_plan.hpp"
+#include "course/printf_bound.hpp"
 #include "inputs/inputs.hpp"
 #include "core/ladder.hpp"
 #include "core/lab_scoring.hpp"
@@ -97,6 +98,13 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
             r.notes.push_back(fmt::format("Your kernels printed {} line(s) while being graded, not shown here: "
                                           "./grade {} --show-output shows the first 200 of each part.",
                                           s.unshown_output_lines, opt.lab));
+        if (s.output_cut)
+            r.notes.push_back(fmt::format(
+                "Your kernels' printf output was cut: a grade keeps the first {} printf calls of each worker on a "
+                "GPU and the first {} bytes on the CPU emulator, and later calls print nothing (a GPU prints a few "
+                "thousand lines a second, so a printf in every thread of a large launch would run for minutes). "
+                "Print from one thread, e.g. if (blockIdx.x == 0 && threadIdx.x == 0), to see your values.",
+                course::printf_bound::gpu_calls, course::printf_bound::emulated_bytes));
         for (const auto& meta : s.parts) {
             part_result pr = results[meta.id];
             if (pr.correctness.status == correctness_status::passed)

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "course/printf_bound.hpp"
+
 namespace course {
 
 std::string join(const std::vector<std::string>& items, const char* sep) {
@@ -106,14 +108,23 @@ std::string shown_output(const worker_run& run) {
 void run_parts(const session& s, const std::vector<std::string>& ids, worker_limits limits,
                const job_for_parts& make_job, const std::set<std::string>& done_events,
                const event_handler& on_event, const unfinished_handler& on_unfinished, const worker_reply& reply) {
+    limits.watch_for = COURSE_PRINTF_CUT_MARKER;
     if (!s.opt.kernel_output)
         return run_phase(s, ids, limits, make_job, done_events, on_event, on_unfinished,
-                         [&](const worker_run& run) { s.unshown_output_lines += run.output_lines; }, reply);
+                         [&](const worker_run& run) {
+                             s.unshown_output_lines += run.output_lines;
+                             s.output_cut = s.output_cut || run.saw_watched;
+                         },
+                         reply);
     limits.keep_first = shown_output_bytes;
     for (const auto& id : ids) {
         std::string output;  // a part's worker runs once: it is not restarted for a part it was on
         run_phase(s, {id}, limits, make_job, done_events, on_event, on_unfinished,
-                  [&](const worker_run& run) { output += shown_output(run); }, reply);
+                  [&](const worker_run& run) {
+                      output += shown_output(run);
+                      s.output_cut = s.output_cut || run.saw_watched;
+                  },
+                  reply);
         s.opt.kernel_output(id, output);
     }
 }

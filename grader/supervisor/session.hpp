@@ -32,6 +32,8 @@ struct session {
     mutable gpu_seconds_t gpu_seconds;
     // Lines the workers wrote (the kernels' printf) that no --show-output displayed.
     mutable std::size_t unshown_output_lines = 0;
+    // Some worker's kernels printed past the backend's bound (course/printf_bound.hpp).
+    mutable bool output_cut = false;
     // The GPU this grading shares with other graders (--gpu-lock); locks nothing on the emulator.
     gpu_lock lock() const { return gpu_lock(gpu() ? opt.gpu_lock : "", &gpu_seconds.waited); }
     std::vector<std::string> part_ids() const;

@@ -35,6 +35,14 @@ set_tests_properties(batch.reruns PROPERTIES LABELS batch TIMEOUT 1200 RESOURCE_
 # (scripts/install_deps.sh --instructor); skipped (77) with the reason otherwise.
 add_test(NAME batch.slurm COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/batch/tests/test_slurm.py ${CMAKE_BINARY_DIR})
 set_tests_properties(batch.slurm PROPERTIES LABELS batch SKIP_RETURN_CODE 77 TIMEOUT 900 RESOURCE_LOCK build_tree)
+# A lab 3 class through the same cluster on real GPUs (gres.conf naming /dev/nvidia*), one per
+# array task: the gradebook equals a local GPU batch's (test_slurm_gpu.py). Skipped without
+# a GPU or Slurm; slurm_local.py runs it from unpacked packages where none are installed.
+if(COURSE_GPU)
+  add_test(NAME batch.slurm.gpu COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/batch/tests/test_slurm_gpu.py ${CMAKE_BINARY_DIR})
+  set_tests_properties(batch.slurm.gpu PROPERTIES LABELS "batch;gpu" SKIP_RETURN_CODE 77 TIMEOUT 900
+                                                  RESOURCE_LOCK "build_tree;gpu")
+endif()
 add_test(NAME batch.slurm_units COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/batch/tests/test_slurm_units.py
          ${CMAKE_BINARY_DIR})
 set_tests_properties(batch.slurm_units PROPERTIES LABELS batch)

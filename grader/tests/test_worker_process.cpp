@@ -78,6 +78,19 @@ TEST_CASE("output can be kept from its start, and every byte is counted") {
     CHECK(run.output_bytes == 10);
 }
 
+TEST_CASE("a watched text is found anywhere in the output, also split over two writes") {
+    worker_limits limits{5, 10};
+    limits.keep_output = 8;  // the tail alone would not hold it
+    limits.watch_for = "[cut after ";
+    const worker_run split = run_worker(
+        {"/bin/sh", "-c", "printf 'line\\n[cut '; sleep 0.3; printf 'after 9]\\n'; seq 1 2000"}, limits);
+    CHECK(split.saw_watched);
+    CHECK(split.output_tail.find("[cut") == std::string::npos);
+    const worker_run near = run_worker({"/bin/sh", "-c", "printf '[cut aft'; sleep 0.3; printf 'er'"}, limits);
+    CHECK_FALSE(near.saw_watched);
+    CHECK_FALSE(run_worker({"/bin/sh", "-c", "printf 'x [cut after '"}, {5, 10}).saw_watched);  // not watched
+}
+
 TEST_CASE("a Ctrl-C of the program that runs a worker stops the worker's whole group") {
     const std::string pid_file = std::filesystem::temp_directory_path() / "course_test_group_pid";
     std::remove(pid_file.c_str());
