@@ -29,6 +29,7 @@ import tempfile
 from grader import course_python
 from grader import names
 from scripts import labs_manifest
+from scripts import throughput_load
 # verdict is the tests' (scripts/tests/test_batch_throughput.py), through this module.
 from scripts.throughput_verdicts import (PHASES, differences, equal_column, median_speedups,  # noqa: F401
                                          phase_medians, read_verdicts, verdict)
@@ -115,9 +116,16 @@ def tail(path, lines=30):
 def run_batch(args, subs, results, k, log):
     """Grades the class with K graders per GPU; returns (batch_stats.json, error or None)."""
     shutil.rmtree(results, ignore_errors=True)
+    process_log = log + ".processes.jsonl"
+    env = dict(course_python.env(), **{throughput_load.PROCESS_LOG_VARIABLE: process_log})
+    before = throughput_load.cpu_times()
     with open(log, "w") as f:
         code = subprocess.run(batch_command(args, subs, results, k), stdout=f, stderr=subprocess.STDOUT,
-                              env=course_python.env()).returncode
+                              env=env).returncode
+    load = {"cores": os.cpu_count(), "busy_cores": throughput_load.busy_cores(before, throughput_load.cpu_times()),
+            "processes": throughput_load.process_summary(process_log)}
+    if os.path.exists(process_log):
+        os.remove(process_log)
     if code != 0:
         return None, f"the batch exited with {code}; its output ends:\n{tail(log)}"
     try:
@@ -125,6 +133,7 @@ def run_batch(args, subs, results, k, log):
             stats = json.load(f)
     except (OSError, ValueError) as e:
         return None, f"no {names.STATS} from the batch ({e}); its output ends:\n{tail(log)}"
+    stats["load"] = load
     if not (stats.get("submissions") == stats.get("builds") == stats.get("graded") == args.count):
         return stats, (f"not every submission was built and graded: {stats.get('submissions')} processed, "
                        f"{stats.get('builds')} built, {stats.get('graded')} graded, of {args.count} "
@@ -247,6 +256,8 @@ def main(argv=None):
         stats, error = run_batch(args, subs, results, k, log)
         run = {"graders_per_gpu": k, "results": results, "log": log, "stats": stats, "error": error,
                "differences": [], "verdicts_equal": None}
+        if stats:
+            run["load"] = stats.pop("load", None)
         if error is None:
             run["seconds"] = phase_medians(results)
             run["median_speedups"] = median_speedups(results)
@@ -277,6 +288,10 @@ def main(argv=None):
     if phases:
         print()
         print(phases)
+    load = throughput_load.summary_table(runs)
+    if load:
+        print()
+        print(load)
     for r in runs:
         if r["error"]:
             print(f"\nK={r['graders_per_gpu']}: {r['error']}", file=sys.stderr)

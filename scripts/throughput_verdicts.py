@@ -52,7 +52,7 @@ def read_verdicts(results):
     return out
 
 
-PHASES = ("start", "correctness", "timing", "gpu_alone", "gpu_shared", "gpu_wait", "checks", "total")
+PHASES = ("start", "correctness", "timing", "gpu_alone", "gpu_shared", "gpu_wait", "emulator", "checks", "total")
 
 
 def phase_medians(results):

@@ -8,8 +8,10 @@ import subprocess
 import sys
 import tempfile
 import unittest
+from unittest import mock
 
 from scripts import batch_throughput as tp
+from scripts import throughput_load
 from grader.batch import roster
 from grader.batch import intake
 
@@ -202,11 +204,38 @@ class EndToEndTest(unittest.TestCase):
                 self.assertNotIn("timing", r["seconds"])
             self.assertIn("median seconds of one grading, by phase", text)
             self.assertEqual([r["median_speedups"] for r in result["runs"]], [{}, {}])  # nothing timed
+            # How busy the machine was, and which programs the batch's CPU went to.
+            for r in result["runs"]:
+                self.assertGreater(r["load"]["busy_cores"], 0)
+                programs = {p["program"]: p for p in r["load"]["processes"]}
+                self.assertIn("lab1_worker_emulated", programs)
+                self.assertGreater(programs["lab1_worker_emulated"]["runs"], 0)
+            self.assertIn("cores busy on average; child processes by CPU seconds", text)
             # The stub's verdict is not the solution's: the comparison has something to compare.
             verdicts = tp.read_verdicts(result["runs"][0]["results"])
             self.assertEqual(len({v["score"] for v in verdicts.values()}), 2)
         finally:
             shutil.rmtree(tmp)
+
+
+class LoadTest(unittest.TestCase):
+    def test_busy_cores_from_two_readings(self):
+        with mock.patch("os.cpu_count", return_value=4):
+            self.assertEqual(throughput_load.busy_cores((100, 1000), (150, 1100)), 2.0)
+        self.assertIsNone(throughput_load.busy_cores(None, (150, 1100)))
+        self.assertIsNone(throughput_load.busy_cores((100, 1000), (100, 1000)))
+
+    def test_process_log_summed_by_program(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+            f.write('{"program": "nvcc", "args": [], "seconds": 2.0, "cpu_seconds": 1.5}\n')
+            f.write('{"program": "lab3_worker_gpu", "args": ["--job"], "seconds": 3.0, "cpu_seconds": 2.5}\n')
+            f.write('not json\n')
+            f.write('{"program": "nvcc", "args": [], "seconds": 1.0, "cpu_seconds": 1.25}\n')
+        self.addCleanup(os.remove, f.name)
+        self.assertEqual(throughput_load.process_summary(f.name), [
+            {"program": "nvcc", "runs": 2, "seconds": 3.0, "cpu_seconds": 2.8},
+            {"program": "lab3_worker_gpu", "runs": 1, "seconds": 3.0, "cpu_seconds": 2.5}])
+        self.assertEqual(throughput_load.process_summary(f.name + ".missing"), [])
 
 
 if __name__ == "__main__":

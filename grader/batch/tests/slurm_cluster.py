@@ -24,12 +24,12 @@ import os
 import shutil
 import signal
 import socket
-import stat
 import subprocess
 import sys
 import tempfile
 import time
 
+from grader.batch.tests import slurm_local
 from grader.batch.tests.slurm_processes import children_of, free_port, mem_total_mb, pids_using
 
 SKIP_EXIT_CODE = 77
@@ -39,13 +39,6 @@ PROGRAMS = ("munged", "munge", "unmunge", "slurmctld", "slurmd",
 FINAL_STATES = {"COMPLETED", "FAILED", "CANCELLED", "TIMEOUT", "NODE_FAIL",
                 "PREEMPTED", "OUT_OF_MEMORY", "BOOT_FAIL", "DEADLINE",
                 "SPECIAL_EXIT", "REVOKED"}
-
-
-def _search_path():
-    """PATH plus the sbin folders (the daemons live in /usr/sbin, often not on a user's PATH)."""
-    parts = os.environ.get("PATH", os.defpath).split(os.pathsep)
-    parts += [d for d in ("/usr/sbin", "/sbin") if d not in parts]
-    return os.pathsep.join(parts)
 
 
 class SlurmSkip(Exception):
@@ -58,10 +51,10 @@ def skip_reason():
         return "Slurm test cluster needs a POSIX system"
     if os.geteuid() != 0:
         return "Slurm test cluster needs root (slurmd must start jobs as the submitting user)"
-    missing = [p for p in PROGRAMS if shutil.which(p, path=_search_path()) is None]
+    missing = [p for p in PROGRAMS if shutil.which(p, path=slurm_local.search_path()) is None]
     if missing:
         return ("Slurm test cluster: not installed: " + ", ".join(missing)
-                + " (apt-get install slurm-wlm munge)")
+                + f" (apt-get install slurm-wlm munge, or unpack the packages: {slurm_local.__name__})")
     return None
 
 
@@ -71,14 +64,13 @@ class SlurmCluster:
     partition = "debug"
 
     def __init__(self, cpus=None, start_timeout=30.0, keep_state=False,
-                 task_plugin="task/affinity", fake_gpus=0):
+                 task_plugin="task/affinity", gpus=()):
         self.cpus = cpus or len(os.sched_getaffinity(0))
         # "task/affinity" pins each task to the CPUs it was given (sched_setaffinity,
         # no cgroups needed); "task/none" leaves every task on all CPUs.
         self.task_plugin = task_plugin
-        # fake_gpus > 0 declares gres/gpu backed by empty files, so --gres=gpu:1
-        # can be tried without GPUs (Slurm then sets CUDA_VISIBLE_DEVICES).
-        self.fake_gpus = fake_gpus
+        # Device files (slurm_local.gpu_devices()) handed out as gres/gpu.
+        self.gpus = list(gpus)
         self.start_timeout = start_timeout
         self.keep_state = keep_state
         self.host = socket.gethostname().split(".")[0]
@@ -107,26 +99,13 @@ class SlurmCluster:
         mem_mb = mem_total_mb()
         real_mem = max(256, mem_mb - max(512, mem_mb // 10))
         p = self._path
-        gres = ""
-        if self.fake_gpus:
-            lines_gres = [f"NodeName={self.host} Name=gpu File={p('gpu', str(i))}"
-                          for i in range(self.fake_gpus)]
-            # slurmd wants character devices: clones of harmless /dev/null,
-            # /dev/zero, /dev/full, /dev/random, /dev/urandom (needs CAP_MKNOD).
-            minors = (3, 5, 7, 8, 9)
-            if self.fake_gpus > len(minors):
-                raise ValueError(f"at most {len(minors)} fake GPUs")
-            os.mkdir(p("gpu"))
-            for i in range(self.fake_gpus):
-                try:
-                    os.mknod(p("gpu", str(i)), 0o666 | stat.S_IFCHR, os.makedev(1, minors[i]))
-                except OSError as e:
-                    raise SlurmSkip(f"cannot start Slurm test cluster: mknod for fake GPU: {e}")
+        gres, gres_lines = slurm_local.gres(self.host, self.gpus)
+        if gres_lines:
             with open(p("gres.conf"), "w") as f:
-                f.write("\n".join(lines_gres) + "\n")
-            gres = f" Gres=gpu:{self.fake_gpus}"
+                f.write("\n".join(gres_lines) + "\n")
         lines = [
             "ClusterName=gradertest",
+            *slurm_local.conf_lines(),
             "GresTypes=gpu",
             f"SlurmctldHost={self.host}(127.0.0.1)",
             f"SlurmctldPort={self.ctld_port}",
@@ -176,8 +155,8 @@ class SlurmCluster:
     def _make_env(self):
         env = {k: v for k, v in os.environ.items() if not k.startswith(("SLURM_", "SBATCH_", "SQUEUE_", "SACCT_", "SINFO_", "SRUN_", "SALLOC_"))}
         env["SLURM_CONF"] = self.conf_path
-        env["PATH"] = _search_path()
-        return env
+        env["PATH"] = slurm_local.search_path()
+        return slurm_local.environment(env)
 
     # ---------------------------------------------------------------- daemons
     def _spawn(self, name, argv):
@@ -231,7 +210,7 @@ class SlurmCluster:
         enc = self._quiet("munge", "-n", f"--socket={sock}")
         if enc.returncode != 0:
             return False
-        dec = subprocess.run(["unmunge", f"--socket={sock}"], input=enc.stdout,
+        dec = subprocess.run(["unmunge", f"--socket={sock}"], input=enc.stdout, env=self.env,
                              capture_output=True, text=True, timeout=10)
         return dec.returncode == 0
 
