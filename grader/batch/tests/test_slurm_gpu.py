@@ -22,6 +22,7 @@ import unittest
 
 from grader.batch.tests import slurm_local
 from grader.batch.tests.slurm_cluster import SKIP_EXIT_CODE, SlurmCluster, SlurmSkip, skip_reason
+from grader.batch.tests.test_slurm import rows
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
@@ -54,11 +55,6 @@ def run_batch(subs, out, *extra):
             "--policy", os.path.join(ROOT, "grader", "tests", "policies", "fast_timeout.jsonc"), *extra]
     return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                           env=dict(os.environ, **{k: CLUSTER.env[k] for k in ("SLURM_CONF", "PATH")}))
-
-
-def rows(out):
-    with open(os.path.join(out, "gradebook.json")) as f:
-        return {r["submission"]: r for r in json.load(f)}
 
 
 class SlurmOnGpus(unittest.TestCase):
