@@ -16,6 +16,9 @@ BUILD_LOG = "build.log"         # a failed build's output
 GRADER_LOG = "grader.log"       # the grader's output, kept when it could not grade
 BUILD_FAILURE = "build_failure.json"  # what the grader is told of a failed build (grader --build-failure)
 
+# Where PrairieLearn reads an external grader's results: /grade/results/results.json.
+PRAIRIELEARN_RESULTS = "results/results.json"
+
 # A class's results folder.
 GRADEBOOK_JSON = "gradebook.json"
 GRADEBOOK_CSV = "gradebook.csv"

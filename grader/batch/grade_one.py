@@ -1,6 +1,7 @@
 """Grading one submission, the same way wherever it runs: in the local batch
-(grade_batch.py), in a Slurm array task (slurm_task.py) and in Gradescope's autograder
-(grader/gradescope/run_autograder.py).
+(grade_batch.py), in a Slurm array task (slurm_task.py), and alone (grade_alone) in
+Gradescope's autograder (grader/gradescope/run_autograder.py) and PrairieLearn's
+(grader/prairielearn/run_grader.py).
 
 prepare() takes the lab file out of the submission and builds it (on the submitting
 node); grade() runs the grader on a built submission, in its own process, with the
@@ -25,7 +26,7 @@ from grader.html import report_page
 from grader.batch import grader_command
 from grader.batch import gradebook
 from grader.batch import intake
-from grader.batch.build_recipe import BuildResult, RecipeError
+from grader.batch.build_recipe import BuildResult, Recipe, RecipeError
 
 
 def file_sha256(path):
@@ -226,6 +227,26 @@ class SubmissionGrader:
         for t in threads:
             t.start()
         return work, threads
+
+
+def grade_alone(build_dir, lab, submission_dir, out, policy=None, compile_timeout=600.0, seconds=2400.0):
+    """Grades an LMS's one submission, the folder SUBMISSION_DIR, on the emulator of the
+    course built in BUILD_DIR, as the batch grades each of a class's, into the results
+    folder OUT, within about SECONDS: the build gets at most COMPILE_TIMEOUT of them, the
+    grading what is left. Returns (the submission's folder of reports, whether the grader
+    ran its kernels); raises RecipeError when the course build cannot build it."""
+    recipe = Recipe(build_dir)
+    folder = recipe.folder(lab)
+    sub = intake.Submission("submission", submission_dir, "dir", "submission")
+    grader = SubmissionGrader(out, lab, recipe.grader, "emulated", policy, grade_timeout=seconds, recipe=recipe,
+                              compile_timeout=compile_timeout,
+                              invalid_hint=f"Upload {folder}/kernels.cu (or kernels.cu alone).")
+    start = time.time()
+    built = grader.prepare(sub, folder, os.path.join(out, ".scratch"))
+    if built is not None:
+        grader.grade_timeout = max(1.0, seconds - (time.time() - start))
+        grader.grade(sub, built)
+    return grader.folder_of(sub), built is not None
 
 
 def finish_graders(work, threads):

@@ -23,9 +23,8 @@ import tempfile
 from grader import names
 from grader.batch import grade_one
 from grader.batch import gradebook
-from grader.batch import intake
 from grader.html import report_page
-from grader.batch.build_recipe import Recipe, RecipeError
+from grader.batch.build_recipe import RecipeError
 
 PAGE_TEST = "Your kernels in pictures (the HTML report)"
 
@@ -50,22 +49,13 @@ def grade(root, results):
     source = os.path.join(root, "source")
     with open(os.path.join(source, "gradescope_lab")) as f:
         lab = f.read().strip()
-    recipe = Recipe(os.path.join(root, "build"))
-    folder = recipe.folder(lab)
     policy = os.path.join(source, "gradescope_policy.jsonc")
-    out = tempfile.mkdtemp(prefix="autograder-")
-    sub = intake.Submission("submission", os.path.join(root, "submission"), "dir", "submission")
-    grader = grade_one.SubmissionGrader(out, lab, recipe.grader, "emulated", policy if os.path.exists(policy) else None,
-                                        grade_timeout=1800, recipe=recipe, compile_timeout=600,
-                                        invalid_hint=f"Upload {folder}/kernels.cu (or kernels.cu alone).")
-    built = grader.prepare(sub, folder, os.path.join(out, ".scratch"))
-    if built is not None:
-        grader.grade(sub, built)
-    d = grader.folder_of(sub)
+    d, built = grade_one.grade_alone(os.path.join(root, "build"), lab, os.path.join(root, "submission"),
+                                     tempfile.mkdtemp(prefix="autograder-"), policy if os.path.exists(policy) else None)
     with open(os.path.join(d, names.TEXT), encoding="utf-8", errors="replace") as f:
         print(f.read(), end="")  # the human report, which Gradescope shows the student
     shutil.copyfile(os.path.join(d, names.GRADESCOPE), results)
-    if built is not None:
+    if built:
         add_page(results, os.path.join(d, names.REPORT), os.path.join(d, names.GRADED_FILE))
     return None
 

@@ -9,6 +9,4 @@ if [ "${COURSE_SKIP_DEPS:-0}" != "1" ]; then
   "$root/source/scripts/install_deps.sh"
 fi
 # The reference kernels come compiled in prebuilt/: the package holds no solutions/.
-cmake -S "$root/source" -B "$root/build" -DCOURSE_GPU=OFF -DBUILD_TESTING=OFF -DCMAKE_BUILD_TYPE=Release \
-      -DCOURSE_PREBUILT_DIR="$root/source/prebuilt"
-cmake --build "$root/build" -j "$(nproc)" --target "$lab" "batch_${lab}_emulated"
+bash "$root/source/scripts/build_autograder.sh" "$root/source" "$root/build" "$lab"

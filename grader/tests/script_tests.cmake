@@ -72,6 +72,13 @@ endif()
 # The Gradescope package against a fake /autograder tree (builds the course once, CPU only).
 add_test(NAME gradescope.package COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/gradescope/tests/test_gradescope.py)
 set_tests_properties(gradescope.package PROPERTIES LABELS gradescope TIMEOUT 2400)
+# GitHub Classroom's workflow is the grader's plan (grader/classroom/); the release test runs
+# its lab 1 command in a release. PrairieLearn's external grader against a fake /grade tree
+# and this build (grader/prairielearn/: results.json in PrairieLearn's documented format).
+add_test(NAME classroom.workflow COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/classroom/tests/test_workflow.py ${CMAKE_BINARY_DIR})
+set_tests_properties(classroom.workflow PROPERTIES LABELS classroom TIMEOUT 60)
+add_test(NAME prairielearn.grader COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/prairielearn/tests/test_prairielearn.py ${CMAKE_BINARY_DIR})
+set_tests_properties(prairielearn.grader PROPERTIES LABELS "prairielearn;emulated" TIMEOUT 600 RESOURCE_LOCK build_tree)
 
 # ./grade hint: one hint at a time, kept in the build folder; every lab's hint file parses.
 add_test(NAME student.hints COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/student/tests/test_hints_cli.py)

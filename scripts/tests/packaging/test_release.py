@@ -1,7 +1,8 @@
 """The student release (scripts/make_release.py) and the Gradescope package hold no answers:
 no solutions/, no test submission, no file but the stubs that defines a lab's kernel, and
 compiled references without debug information or this machine's paths. The release builds
-and grades: the stub fails, the reference answer copied in passes.
+and grades: the stub fails, the reference answer copied in passes, and so through GitHub
+Classroom's workflow, whose commands are run there as its command grader runs them.
 
 Run by ctest (the repository root on PYTHONPATH, as CMake's COURSE_PYTHON puts it): python3 test_release.py [emulated|gpu]
 """
@@ -15,6 +16,8 @@ import tempfile
 import unittest
 import zipfile
 
+from grader.classroom import block_yaml
+from grader.classroom import workflow
 from scripts import course_package
 from scripts.labs_manifest import labs
 
@@ -93,8 +96,52 @@ class ReleaseTest(unittest.TestCase):
         for f in prebuilt:
             self.assertEqual(stripped_problems(os.path.join(self.out, f)), [])
 
+    @unittest.skipUnless(BACKEND == "emulated", "Classroom grades on CPU runners; release.emulated runs it")
+    def test_classroom_workflow_grades(self):
+        with open(os.path.join(self.out, workflow.RELEASE_PATH), encoding="utf-8") as f:
+            text = f.read()
+        with open(workflow.COMMITTED, encoding="utf-8") as f:
+            self.assertEqual(text, f.read())
+        steps = block_yaml.load(text)["jobs"][workflow.JOB]["steps"]
+        # The runner's own steps, but the dependencies (this machine has them): configure
+        # and build the grader, in the release's default build folder.
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("COURSE_", "PYTHONPATH"))}
+        for step in steps:
+            if "run" in step and step["name"] != workflow.INSTALL_STEP:
+                subprocess.run(["bash", "-ec", step["run"]], cwd=self.out, env=env, check=True, stdout=subprocess.DEVNULL)
+        lab1 = next(s for s in steps if s.get("id") == "lab1")["with"]
+        self.assertEqual(lab1["max-score"], 60)
+        upload = next(s for s in steps if s.get("uses") == "actions/upload-artifact@v4")["with"]["path"]
+        page = os.path.join(self.out, upload, "lab1.html")
+        stub_path = os.path.join(self.out, "labs", "lab1_divergent", "kernels.cu")
+        with open(stub_path) as f:
+            stub = f.read()
+        with open(os.path.join(ROOT, "solutions", "lab1_divergent", "kernels.cu")) as f:
+            solution = f.read()
+        try:
+            for text, expected in ((stub, 0), (solution, 60)):
+                with open(stub_path, "w") as f:
+                    f.write(text)
+                self.assertEqual(self.classroom_score(lab1), expected)
+                with open(page, encoding="utf-8") as f:
+                    self.assertIn('<section class="part" data-part="A">', f.read())
+                os.unlink(page)
+        finally:
+            with open(stub_path, "w") as f:
+                f.write(stub)
+
+    def classroom_score(self, test):
+        """What classroom-resources/autograding-command-grader@v1 awards: max-score when the
+        command, run by a shell in the repository's root with only PATH and HOME of the
+        runner's environment, exits 0 within the timeout (minutes); 0 otherwise."""
+        env = {"PATH": os.environ["PATH"], "HOME": os.environ.get("HOME", "/root")}
+        run = subprocess.run(["/bin/sh", "-c", test["command"]], cwd=self.out, env=env, timeout=test["timeout"] * 60,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return test["max-score"] if run.returncode == 0 else 0
+
     def test_it_builds_and_grades(self):
-        build = os.path.join(self.tmp, "build")
+        # The release's default build folder, which the Classroom test builds too.
+        build = os.path.join(self.out, "build")
         cmake = ["cmake", "-S", self.out, "-B", build, f"-DCOURSE_GPU={'ON' if BACKEND == 'gpu' else 'OFF'}"]
         subprocess.run(cmake, check=True, stdout=subprocess.DEVNULL)
         subprocess.run(["cmake", "--build", build, "-j", str(os.cpu_count() or 2), "--target", "lab1"], check=True,
