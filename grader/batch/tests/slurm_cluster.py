@@ -100,9 +100,11 @@ class SlurmCluster:
         real_mem = max(256, mem_mb - max(512, mem_mb // 10))
         p = self._path
         gres, gres_lines = slurm_local.gres(self.host, self.gpus)
-        if gres_lines:
-            with open(p("gres.conf"), "w") as f:
-                f.write("\n".join(gres_lines) + "\n")
+        # Both files beside slurm.conf, where the daemons look for them.
+        for name, text in (("gres.conf", gres_lines), ("cgroup.conf", slurm_local.cgroup_conf_lines())):
+            if text:
+                with open(p(name), "w") as f:
+                    f.write("\n".join(text) + "\n")
         lines = [
             "ClusterName=gradertest",
             *slurm_local.conf_lines(),

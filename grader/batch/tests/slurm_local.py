@@ -60,6 +60,16 @@ def conf_lines():
     return [f"PluginDir={os.path.join(top, SLURM_LIBS)}"] if top else []
 
 
+def cgroup_conf_lines():
+    """cgroup.conf's lines for this machine, or [] for Slurm's defaults. On a machine whose
+    cgroups are version 2 alone (no systemd to ask for a scope, as on the lent GPU machine,
+    where slurmd 22.05 stopped with "cannot create cgroup context for cgroup/v2"), slurmd is
+    told to make its cgroups itself and to enable the controllers it needs there."""
+    if not os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
+        return []  # version 1 or hybrid: Slurm's autodetect works (Debian 12's CI machines)
+    return ["CgroupPlugin=cgroup/v2", "IgnoreSystemd=yes", "CgroupAutomount=yes"]
+
+
 def gpu_devices():
     """This machine's NVIDIA GPUs as device files (/dev/nvidia0, ...), in index order."""
     found = [p for p in glob.glob("/dev/nvidia[0-9]*") if p[len("/dev/nvidia"):].isdigit()]
