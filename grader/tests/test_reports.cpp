@@ -86,6 +86,16 @@ TEST_CASE("Gradescope results.json has the fields of the spec") {
     CHECK(nlohmann::json::parse(g.dump())["tests"].size() == 4);
 }
 
+TEST_CASE("emulated performance points are called pending only where the policy keeps them") {
+    lab_result r = sample_result();
+    r.backend = "emulated";
+    for (auto& p : r.parts) p.timing.status = timing_status::not_measured;
+    const auto output = [&] { return to_gradescope(r).dump(); };
+    CHECK(output().find("performance points are pending a GPU run") != std::string::npos);  // "pending": kept
+    for (auto& p : r.parts) p.performance_max = 0;  // "omit": left out of the maximum
+    CHECK(output().find("pending a GPU run") == std::string::npos);
+}
+
 TEST_CASE("JUnit XML counts and escapes") {
     const std::string xml = to_junit_xml(sample_result());
     CHECK(xml.rfind("<?xml version=\"1.0\" encoding=\"UTF-8\"?>", 0) == 0);
