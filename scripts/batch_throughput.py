@@ -117,6 +117,8 @@ def run_batch(args, subs, results, k, log):
     """Grades the class with K graders per GPU; returns (batch_stats.json, error or None)."""
     shutil.rmtree(results, ignore_errors=True)
     process_log = log + ".processes.jsonl"
+    if os.path.exists(process_log):
+        os.remove(process_log)  # an interrupted earlier run's, in a reused --work folder
     env = dict(course_python.env(), **{throughput_load.PROCESS_LOG_VARIABLE: process_log})
     before = throughput_load.cpu_times()
     with open(log, "w") as f:

@@ -21,7 +21,8 @@ def cpu_times():
     except (OSError, ValueError):
         return None
     idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
-    return sum(fields) - idle, sum(fields)
+    total = sum(fields[:8])  # guest and guest_nice (fields 9 and 10) are already in user and nice
+    return total - idle, total
 
 
 def busy_cores(before, after):
@@ -39,12 +40,13 @@ def process_summary(path, most=12):
             for line in f:
                 try:
                     rec = json.loads(line)
-                except ValueError:
+                    seconds, cpu = float(rec.get("seconds", 0)), float(rec.get("cpu_seconds", 0))
+                except (ValueError, TypeError, AttributeError):  # not a record this module wrote
                     continue
                 t = totals[str(rec.get("program", "?"))]
                 t[0] += 1
-                t[1] += float(rec.get("seconds", 0))
-                t[2] += float(rec.get("cpu_seconds", 0))
+                t[1] += seconds
+                t[2] += cpu
     except OSError:
         return []
     rows = [{"program": p, "runs": n, "seconds": round(s, 1), "cpu_seconds": round(c, 1)}

@@ -55,6 +55,18 @@ def pl_test(test):
             "message": test.get("status", ""), "output": clip(test.get("output", ""), TEST_OUTPUT_CHARS)}
 
 
+def emulated_maximum(folder, row):
+    """The points the emulator can award: the parts' correctness maxima. Under a "pending"
+    policy the row's maximum also holds the performance points that only a GPU run gives,
+    which PrairieLearn's score must not count against the student."""
+    try:
+        parts = read_json(os.path.join(folder, names.REPORT)).get("parts", [])
+        total = sum(float(p.get("correctness_max", 0)) for p in parts if isinstance(p, dict))
+    except (OSError, ValueError, TypeError, AttributeError):
+        total = 0.0
+    return total if total > 0 else row["max_score"]
+
+
 def results_of(folder):
     """PrairieLearn's results from the reports grade_one wrote in FOLDER."""
     row = read_json(os.path.join(folder, names.ROW))
@@ -66,7 +78,8 @@ def results_of(folder):
     infrastructure = message.startswith("infrastructure:") or (
         status == names.CRASHED and not os.path.exists(os.path.join(folder, names.REPORT)))
     gradable = not infrastructure and status not in (names.INVALID_SUBMISSION, names.COMPILE_ERROR)
-    score = gradescope.get("score", 0.0) / row["max_score"] if gradable and row["max_score"] > 0 else 0.0
+    maximum = emulated_maximum(folder, row)
+    score = gradescope.get("score", 0.0) / maximum if gradable and maximum > 0 else 0.0
     results = {"gradable": gradable, "score": min(1.0, max(0.0, score)), "message": message,
                "output": clip(text, OUTPUT_CHARS), "tests": [pl_test(t) for t in gradescope.get("tests", [])]}
     if not gradable:

@@ -105,6 +105,9 @@ void set_limit(int resource, const std::optional<std::uint64_t>& value, const ch
         int devnull = open("/dev/null", O_RDONLY);
         if (devnull >= 0) dup2(devnull, STDIN_FILENO);
     }
+    // The log is the runner's to write (log_run), never a child's: a sandboxed worker that
+    // may write /tmp must not be able to add lines to it.
+    unsetenv("COURSE_PROCESS_LOG");
     for (const auto& kv : extra_env) putenv(const_cast<char*>(kv.c_str()));
     // A limit that cannot be set must not run the tool unbounded: the child stops here.
     set_limit(RLIMIT_CPU, limits.cpu_seconds, "RLIMIT_CPU");

@@ -83,12 +83,30 @@ TEST_CASE("a watched text is found anywhere in the output, also split over two w
     limits.keep_output = 8;  // the tail alone would not hold it
     limits.watch_for = "[cut after ";
     const worker_run split = run_worker(
-        {"/bin/sh", "-c", "printf 'line\\n[cut '; sleep 0.3; printf 'after 9]\\n'; seq 1 2000"}, limits);
+        {"/bin/sh", "-c", "printf 'line one\\n[cut '; sleep 0.3; printf 'after 9]\\n'; seq 1 2000"}, limits);
     CHECK(split.saw_watched);
     CHECK(split.output_tail.find("[cut") == std::string::npos);
     const worker_run near = run_worker({"/bin/sh", "-c", "printf '[cut aft'; sleep 0.3; printf 'er'"}, limits);
     CHECK_FALSE(near.saw_watched);
     CHECK_FALSE(run_worker({"/bin/sh", "-c", "printf 'x [cut after '"}, {5, 10}).saw_watched);  // not watched
+}
+
+TEST_CASE("the process log is written by the runner, one line per child, and never reaches the child") {
+    const std::string log = std::filesystem::temp_directory_path() / "course_process_log_test.jsonl";
+    std::filesystem::remove(log);
+    setenv("COURSE_PROCESS_LOG", log.c_str(), 1);
+    const worker_run run = run_worker({"/bin/sh", "-c", "echo \"${COURSE_PROCESS_LOG:-unset}\""}, {5, 10});
+    unsetenv("COURSE_PROCESS_LOG");
+    CHECK(run.output_tail == "unset\n");
+    std::ifstream in(log);
+    std::string line, more;
+    REQUIRE(std::getline(in, line));
+    CHECK_FALSE(std::getline(in, more));
+    const auto rec = nlohmann::json::parse(line);
+    CHECK(rec["program"] == "sh");
+    CHECK(rec["args"] == nlohmann::json::array({"-c", "echo \"${COURSE_PROCESS_LOG:-unset}\""}));
+    CHECK(rec["seconds"].get<double>() >= 0.0);
+    std::filesystem::remove(log);
 }
 
 TEST_CASE("a Ctrl-C of the program that runs a worker stops the worker's whole group") {

@@ -229,7 +229,7 @@ class LoadTest(unittest.TestCase):
         with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
             f.write('{"program": "nvcc", "args": [], "seconds": 2.0, "cpu_seconds": 1.5}\n')
             f.write('{"program": "lab3_worker_gpu", "args": ["--job"], "seconds": 3.0, "cpu_seconds": 2.5}\n')
-            f.write('not json\n')
+            f.write('not json\n[1, 2]\n{"program": "x", "seconds": null}\n')
             f.write('{"program": "nvcc", "args": [], "seconds": 1.0, "cpu_seconds": 1.25}\n')
         self.addCleanup(os.remove, f.name)
         self.assertEqual(throughput_load.process_summary(f.name), [

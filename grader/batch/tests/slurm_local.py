@@ -67,6 +67,8 @@ def cgroup_conf_lines():
     told to make its cgroups itself and to enable the controllers it needs there."""
     if not os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
         return []  # version 1 or hybrid: Slurm's autodetect works (Debian 12's CI machines)
+    if os.path.isdir("/run/systemd/system"):
+        return []  # systemd runs: slurmd asks it for its scope, as Slurm expects
     return ["CgroupPlugin=cgroup/v2", "IgnoreSystemd=yes", "CgroupAutomount=yes"]
 
 
@@ -108,8 +110,11 @@ def unpack(debs, top):
         link = os.path.join(top, "bin", name)
         if not os.path.lexists(link):
             os.symlink(os.path.join(top, "usr", "sbin", name + "-wlm"), link)
+    stepd = os.path.join(top, "bin", "slurmstepd")
+    if os.path.islink(STEPD) and not os.path.exists(STEPD):
+        os.remove(STEPD)  # dangling: an earlier unpack's folder is gone (an installed one stays)
     if not os.path.lexists(STEPD):
-        os.symlink(os.path.join(top, "bin", "slurmstepd"), STEPD)
+        os.symlink(stepd, STEPD)
     programs = glob.glob(os.path.join(top, "usr", "sbin", "*")) + glob.glob(os.path.join(top, "usr", "bin", "*"))
     plugins = glob.glob(os.path.join(top, SLURM_LIBS, "*.so*"))
     wanted = missing_libraries(programs + plugins, os.path.join(top, SLURM_LIBS))
@@ -117,8 +122,9 @@ def unpack(debs, top):
     for soname in sorted(wanted):
         hits = glob.glob(os.path.join(top, "usr", "lib", "x86_64-linux-gnu", soname)) + \
             glob.glob(os.path.join(top, "lib", "x86_64-linux-gnu", soname))
-        if hits:
-            os.symlink(hits[0], os.path.join(top, MISSING_LIBS, soname))
+        link = os.path.join(top, MISSING_LIBS, soname)
+        if hits and not os.path.lexists(link):  # unpack may run again over the same folder
+            os.symlink(hits[0], link)
             linked.add(soname)
     still = missing_libraries(programs + plugins, os.pathsep.join([os.path.join(top, SLURM_LIBS),
                                                                  os.path.join(top, MISSING_LIBS)]))

@@ -54,7 +54,8 @@ def run_batch(subs, out, *extra):
             "--build-dir", BUILD, "--jobs", "4",
             "--policy", os.path.join(ROOT, "grader", "tests", "policies", "fast_timeout.jsonc"), *extra]
     return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          env=dict(os.environ, **{k: CLUSTER.env[k] for k in ("SLURM_CONF", "PATH")}))
+                          env=slurm_local.environment(dict(os.environ, SLURM_CONF=CLUSTER.env["SLURM_CONF"],
+                                                           PATH=CLUSTER.env["PATH"])))
 
 
 class SlurmOnGpus(unittest.TestCase):
