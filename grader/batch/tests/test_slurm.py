@@ -91,22 +91,28 @@ def read_json(path):
         return json.load(f)
 
 
+def grade_both(cls, make, run, *slurm_args):
+    """Makes a class with make(folder) into a fresh cls.tmp and grades it with
+    run(subs, out, *args) locally (cls.local, cls.local_run) and through Slurm with
+    --slurm --wait and slurm_args (cls.slurm, cls.slurm_run); prints how long each took."""
+    cls.tmp = tempfile.mkdtemp(prefix="batch-slurm-")
+    cls.subs = os.path.join(cls.tmp, "submissions")
+    cls.expected = make(cls.subs)
+    cls.local, cls.slurm = os.path.join(cls.tmp, "local"), os.path.join(cls.tmp, "slurm")
+    t = time.time()
+    cls.local_run = run(cls.subs, cls.local)
+    local_s, t = time.time() - t, time.time()
+    cls.slurm_run = run(cls.subs, cls.slurm, "--slurm", "--wait", *slurm_args)
+    print(f"local batch {local_s:.1f} s, through Slurm {time.time() - t:.1f} s")
+    out = cls.slurm_run.stdout
+    print((out.decode() if isinstance(out, bytes) else out)[-3000:])
+
+
 class SlurmMatchesLocal(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="batch-slurm-")
-        cls.subs = os.path.join(cls.tmp, "submissions")
-        cls.expected = make_class(cls.subs)
-        cls.local, cls.slurm = os.path.join(cls.tmp, "local"), os.path.join(cls.tmp, "slurm")
-        t = time.time()
-        cls.local_run = tb.run_batch(cls.subs, cls.local)
-        cls.local_s = time.time() - t
-        t = time.time()
         # --graders-per-gpu is accepted and changes nothing on the emulator (no GPU lock).
-        cls.slurm_run = tb.run_batch(cls.subs, cls.slurm, "--slurm", "--wait", "--graders-per-gpu", "2")
-        cls.slurm_s = time.time() - t
-        print(f"local batch {cls.local_s:.1f} s, through Slurm {cls.slurm_s:.1f} s")
-        print(cls.slurm_run.stdout.decode()[-3000:])
+        grade_both(cls, make_class, tb.run_batch, "--graders-per-gpu", "2")
 
     @classmethod
     def tearDownClass(cls):

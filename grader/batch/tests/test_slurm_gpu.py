@@ -16,13 +16,11 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
-import time
 import unittest
 
 from grader.batch.tests import slurm_local
 from grader.batch.tests.slurm_cluster import SKIP_EXIT_CODE, SlurmCluster, SlurmSkip, skip_reason
-from grader.batch.tests.test_slurm import rows
+from grader.batch.tests.test_slurm import grade_both, rows
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
@@ -61,18 +59,7 @@ def run_batch(subs, out, *extra):
 class SlurmOnGpus(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
-        cls.tmp = tempfile.mkdtemp(prefix="batch-slurm-gpu-")
-        cls.subs = os.path.join(cls.tmp, "submissions")
-        cls.expected = make_class(cls.subs)
-        cls.local, cls.slurm = os.path.join(cls.tmp, "local"), os.path.join(cls.tmp, "slurm")
-        t = time.time()
-        cls.local_run = run_batch(cls.subs, cls.local)
-        cls.local_s = time.time() - t
-        t = time.time()
-        cls.slurm_run = run_batch(cls.subs, cls.slurm, "--slurm", "--wait", "--tasks", "2")
-        cls.slurm_s = time.time() - t
-        print(f"local GPU batch {cls.local_s:.1f} s, through Slurm {cls.slurm_s:.1f} s")
-        print(cls.slurm_run.stdout[-3000:])
+        grade_both(cls, make_class, run_batch, "--tasks", "2")
 
     @classmethod
     def tearDownClass(cls):
