@@ -364,6 +364,26 @@ class SlurmCluster:
         return records
 
 
+def run_unittests(cluster, about=""):
+    """Starts `cluster`, runs the calling program's unittest cases with its Slurm commands
+    (and any unpacked packages' libraries) in this process's environment, and stops it.
+    Returns the exit status: 0, 1, or SKIP_EXIT_CODE with the reason when it cannot start."""
+    import unittest  # only the test programs need it
+    try:
+        cluster.start()
+    except SlurmSkip as e:
+        print(f"SKIPPED: {e}")
+        return SKIP_EXIT_CODE
+    try:
+        print(f"Slurm cluster up in {cluster.timings['start']:.1f} s {about}")
+        os.environ.update({"SLURM_CONF": cluster.env["SLURM_CONF"], "PATH": cluster.env["PATH"]})
+        slurm_local.environment(os.environ)
+        result = unittest.main(argv=[sys.argv[0], "-v"], exit=False).result
+        return 0 if result.wasSuccessful() else 1
+    finally:
+        cluster.stop()
+
+
 # -------------------------------------------------------------------- CLI
 def main(argv):
     """`check`: prints "ok" (exit 0) or why a cluster cannot run here (exit 77)."""

@@ -27,8 +27,7 @@ import unittest
 import zipfile
 
 from grader.batch.tests import test_batch as tb  # (the class's submissions, and how the batch is run)
-from grader.batch.tests import slurm_local
-from grader.batch.tests.slurm_cluster import SKIP_EXIT_CODE, SlurmCluster, SlurmSkip, skip_reason
+from grader.batch.tests.slurm_cluster import SKIP_EXIT_CODE, SlurmCluster, run_unittests, skip_reason
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -202,19 +201,8 @@ def main():
     if reason:
         print(f"SKIPPED: {reason}")
         return SKIP_EXIT_CODE
-    try:
-        CLUSTER = SlurmCluster().start()
-    except SlurmSkip as e:
-        print(f"SKIPPED: {e}")
-        return SKIP_EXIT_CODE
-    try:
-        print(f"Slurm cluster up in {CLUSTER.timings['start']:.1f} s ({CLUSTER.cpus} CPUs)")
-        os.environ.update({"SLURM_CONF": CLUSTER.env["SLURM_CONF"], "PATH": CLUSTER.env["PATH"]})
-        slurm_local.environment(os.environ)  # unpacked packages' libraries (COURSE_SLURM_ROOT), if any
-        result = unittest.main(argv=[sys.argv[0], "-v"], exit=False).result
-        return 0 if result.wasSuccessful() else 1
-    finally:
-        CLUSTER.stop()
+    CLUSTER = SlurmCluster()
+    return run_unittests(CLUSTER, f"({CLUSTER.cpus} CPUs)")
 
 
 if __name__ == "__main__":

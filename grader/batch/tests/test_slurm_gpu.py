@@ -19,13 +19,12 @@ import sys
 import unittest
 
 from grader.batch.tests import slurm_local
-from grader.batch.tests.slurm_cluster import SKIP_EXIT_CODE, SlurmCluster, SlurmSkip, skip_reason
+from grader.batch.tests.slurm_cluster import SKIP_EXIT_CODE, SlurmCluster, run_unittests, skip_reason
 from grader.batch.tests.test_slurm import grade_both, rows
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 BUILD = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "build")
 FOLDER = "lab3_unrolled"
-CLUSTER = None
 
 
 def read(*parts):
@@ -51,9 +50,8 @@ def run_batch(subs, out, *extra):
     args = [sys.executable, os.path.join(ROOT, "grader", "batch", "grade_batch.py"), "lab3", subs, "--out", out,
             "--build-dir", BUILD, "--jobs", "4",
             "--policy", os.path.join(ROOT, "grader", "tests", "policies", "fast_timeout.jsonc"), *extra]
-    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                          env=slurm_local.environment(dict(os.environ, SLURM_CONF=CLUSTER.env["SLURM_CONF"],
-                                                           PATH=CLUSTER.env["PATH"])))
+    # The cluster's commands are in this process's environment (run_unittests).
+    return subprocess.run(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
 class SlurmOnGpus(unittest.TestCase):
@@ -94,18 +92,7 @@ def main():
     if reason:
         print(f"SKIPPED: {reason}")
         return SKIP_EXIT_CODE
-    global CLUSTER
-    try:
-        CLUSTER = SlurmCluster(gpus=devices[:1]).start()
-    except SlurmSkip as e:
-        print(f"SKIPPED: {e}")
-        return SKIP_EXIT_CODE
-    try:
-        print(f"Slurm cluster up in {CLUSTER.timings['start']:.1f} s, {len(devices[:1])} GPU(s) as gres/gpu")
-        result = unittest.main(argv=[sys.argv[0], "-v"], exit=False).result
-        return 0 if result.wasSuccessful() else 1
-    finally:
-        CLUSTER.stop()
+    return run_unittests(SlurmCluster(gpus=devices[:1]), f"with {devices[0]} as gres/gpu")
 
 
 if __name__ == "__main__":
