@@ -68,6 +68,10 @@ void track_group(pid_t pgid, bool running) {
     }
 }
 
+// COURSE_PROCESS_LOG=FILE: one JSON line per finished child (log_run below;
+// scripts/throughput_load.py reads them).
+constexpr char process_log_variable[] = "COURSE_PROCESS_LOG";
+
 [[noreturn]] void child_fails(const std::string& msg) {
     (void)!write(STDERR_FILENO, msg.data(), msg.size());
     _exit(127);
@@ -107,7 +111,7 @@ void set_limit(int resource, const std::optional<std::uint64_t>& value, const ch
     }
     // The log is the runner's to write (log_run), never a child's: a sandboxed worker that
     // may write /tmp must not be able to add lines to it.
-    unsetenv("COURSE_PROCESS_LOG");
+    unsetenv(process_log_variable);
     for (const auto& kv : extra_env) putenv(const_cast<char*>(kv.c_str()));
     // A limit that cannot be set must not run the tool unbounded: the child stops here.
     set_limit(RLIMIT_CPU, limits.cpu_seconds, "RLIMIT_CPU");
@@ -155,17 +159,16 @@ void write_reply(int fd, const std::string& text) {
     pthread_sigmask(SIG_SETMASK, &old, nullptr);
 }
 
-// COURSE_PROCESS_LOG=FILE: one JSON line per finished child (program, wall and CPU
-// seconds), appended with one write, so that the graders and guards of a batch can share
-// the file. It answers "where does a grading's time go" (scripts/batch_throughput.py).
+// The child's program, first arguments, wall and CPU seconds, appended with one write, so
+// that the graders and guards of a batch can share the file. It answers "where does a
+// grading's time go" (scripts/batch_throughput.py).
 void log_run(const std::vector<std::string>& argv, const worker_run& run) {
-    const char* path = std::getenv("COURSE_PROCESS_LOG");
+    const char* path = std::getenv(process_log_variable);
     if (path == nullptr || path[0] == '\0' || argv.empty()) return;
     nlohmann::json args = nlohmann::json::array();
     for (std::size_t i = 1; i < argv.size() && i < 4; ++i) args.push_back(argv[i]);
     const std::string line = nlohmann::json{{"program", std::filesystem::path(argv[0]).filename().string()},
                                             {"args", args},
-                                            {"parent", static_cast<long>(getpid())},
                                             {"seconds", run.seconds},
                                             {"cpu_seconds", run.cpu_seconds}}
                                  .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) +

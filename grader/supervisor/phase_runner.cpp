@@ -108,12 +108,14 @@ std::string shown_output(const worker_run& run) {
 void run_parts(const session& s, const std::vector<std::string>& ids, worker_limits limits,
                const job_for_parts& make_job, const std::set<std::string>& done_events,
                const event_handler& on_event, const unfinished_handler& on_unfinished, const worker_reply& reply) {
+    // Whether the kernels' printf was cut (course/printf_bound.hpp), shown or not.
     limits.watch_for = COURSE_PRINTF_CUT_MARKER;
+    const auto cut = [&](const worker_run& run) { s.output_cut = s.output_cut || run.saw_watched; };
     if (!s.opt.kernel_output)
         return run_phase(s, ids, limits, make_job, done_events, on_event, on_unfinished,
                          [&](const worker_run& run) {
                              s.unshown_output_lines += run.output_lines;
-                             s.output_cut = s.output_cut || run.saw_watched;
+                             cut(run);
                          },
                          reply);
     limits.keep_first = shown_output_bytes;
@@ -122,7 +124,7 @@ void run_parts(const session& s, const std::vector<std::string>& ids, worker_lim
         run_phase(s, {id}, limits, make_job, done_events, on_event, on_unfinished,
                   [&](const worker_run& run) {
                       output += shown_output(run);
-                      s.output_cut = s.output_cut || run.saw_watched;
+                      cut(run);
                   },
                   reply);
         s.opt.kernel_output(id, output);
