@@ -28,6 +28,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import unittest
 
 from grader.batch.tests import slurm_local
 from grader.batch.tests.slurm_processes import children_of, free_port, mem_total_mb, pids_using
@@ -54,7 +55,7 @@ def skip_reason():
     missing = [p for p in PROGRAMS if shutil.which(p, path=slurm_local.search_path()) is None]
     if missing:
         return ("Slurm test cluster: not installed: " + ", ".join(missing)
-                + f" (apt-get install slurm-wlm munge, or unpack the packages: {slurm_local.__name__})")
+                + " (apt-get install slurm-wlm munge, or unpack the packages: python3 -m grader.batch.tests.slurm_local)")
     return None
 
 
@@ -368,7 +369,6 @@ def run_unittests(cluster, about=""):
     """Starts `cluster`, runs the calling program's unittest cases with its Slurm commands
     (and any unpacked packages' libraries) in this process's environment, and stops it.
     Returns the exit status: 0, 1, or SKIP_EXIT_CODE with the reason when it cannot start."""
-    import unittest  # only the test programs need it
     try:
         cluster.start()
     except SlurmSkip as e:
@@ -376,8 +376,7 @@ def run_unittests(cluster, about=""):
         return SKIP_EXIT_CODE
     try:
         print(f"Slurm cluster up in {cluster.timings['start']:.1f} s {about}")
-        os.environ.update({"SLURM_CONF": cluster.env["SLURM_CONF"], "PATH": cluster.env["PATH"]})
-        slurm_local.environment(os.environ)
+        os.environ.update({k: cluster.env[k] for k in ("SLURM_CONF", "PATH", "LD_LIBRARY_PATH") if k in cluster.env})
         result = unittest.main(argv=[sys.argv[0], "-v"], exit=False).result
         return 0 if result.wasSuccessful() else 1
     finally:
