@@ -61,15 +61,14 @@ def conf_lines():
 
 
 def cgroup_conf_lines():
-    """cgroup.conf's lines for this machine, or [] for Slurm's defaults. On a machine whose
-    cgroups are version 2 alone (no systemd to ask for a scope, as on the lent GPU machine,
-    where slurmd 22.05 stopped with "cannot create cgroup context for cgroup/v2"), slurmd is
-    told to make its cgroups itself and to enable the controllers it needs there."""
-    if not os.path.exists("/sys/fs/cgroup/cgroup.controllers"):
-        return []  # version 1 or hybrid: Slurm's autodetect works (Debian 12's CI machines)
-    if os.path.isdir("/run/systemd/system"):
-        return []  # systemd runs: slurmd asks it for its scope, as Slurm expects
-    return ["CgroupPlugin=cgroup/v2", "IgnoreSystemd=yes", "CgroupAutomount=yes"]
+    """cgroup.conf's lines for the test cluster. slurmd 22.05 loads a cgroup plugin when it
+    starts, whatever else it is told, and picks cgroup/v2 where a machine has only version 2
+    cgroups; on the lent GPU machine (a container: cgroups v2 alone, no systemd) that plugin
+    stopped slurmd with "cannot create cgroup context for cgroup/v2", with or without
+    IgnoreSystemd. The test cluster's plugins (proctrack/linuxproc, task/affinity) use no
+    cgroups, and cgroup/v1 only loads when nothing asks it for one: there, and on hybrid
+    machines such as CI's, slurmd then starts and runs GPU jobs."""
+    return ["CgroupPlugin=cgroup/v1"]
 
 
 def gpu_devices():
