@@ -9,8 +9,10 @@ namespace course {
 // correctness cases and compute-sanitizer hold it shared, the timed runs and Nsight
 // Compute exclusive (each worker only from its "go": gpu_turn.hpp). Never take it twice at once in one
 // process (flock would deadlock the two holds against each other). A second file,
-// PATH.turnstile, is passed through by every taker and held by a waiting timer, so a
-// stream of correctness runs cannot starve a timing run. One path per GPU; "" locks nothing.
+// PATH.timers, is held shared by every timer from the moment it asks until it lets go, and
+// passed exclusive by every correctness run: timers go before new correctness runs, one
+// after another, so the GPU is drained of correctness runs once for every timer waiting
+// rather than once per timer (gpu_lock.cpp). One path per GPU; "" locks nothing.
 class gpu_lock {
 public:
     // `waited`, if given, gets the seconds spent blocked taking the lock added to it.
@@ -20,15 +22,17 @@ public:
     class hold {
     public:
         hold() = default;
-        explicit hold(int fd) : fd_(fd) {}
-        hold(hold&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
+        explicit hold(int fd, int timers_fd = -1) : fd_(fd), timers_fd_(timers_fd) {}
+        hold(hold&& other) noexcept : fd_(other.fd_), timers_fd_(other.timers_fd_) { other.fd_ = other.timers_fd_ = -1; }
         hold& operator=(hold&& other) noexcept;
         hold(const hold&) = delete;
         hold& operator=(const hold&) = delete;
         ~hold();
 
     private:
+        void release();
         int fd_ = -1;
+        int timers_fd_ = -1;  // a timer's claim on PATH.timers
     };
 
     // Block until held; throw std::runtime_error when the file cannot be opened or locked.

@@ -5,10 +5,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <memory>
+#include <mutex>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "supervisor/gpu_lock.hpp"
 #include "supervisor/gpu_turn.hpp"
@@ -48,9 +51,52 @@ TEST_CASE("correctness runs share the GPU; a timing run has it alone") {
         const auto t = lock.exclusive();
         CHECK_FALSE(free_for(path, LOCK_SH));  // no correctness run during timing
         CHECK_FALSE(free_for(path, LOCK_EX));
-        CHECK(free_for(path + ".turnstile", LOCK_EX));  // passed through, not kept
+        CHECK(free_for(path + ".timers", LOCK_SH));        // another timer may queue behind it
+        CHECK_FALSE(free_for(path + ".timers", LOCK_EX));  // no correctness run may start
     }
     CHECK(free_for(path, LOCK_EX));
+    CHECK(free_for(path + ".timers", LOCK_EX));  // let go with the GPU
+    {
+        const auto a = lock.shared();
+        CHECK(free_for(path + ".timers", LOCK_EX));  // passed through, not kept
+    }
+}
+
+TEST_CASE("timers that wait go before correctness runs that come after them, one after another") {
+    const std::string path = temp_lock_path();
+    const gpu_lock lock(path);
+    std::mutex m;
+    std::vector<std::string> order;
+    const auto note = [&](const std::string& what) {
+        const std::lock_guard<std::mutex> g(m);
+        order.push_back(what);
+    };
+    const auto pause = [] { std::this_thread::sleep_for(std::chrono::milliseconds(150)); };
+    auto running = std::make_unique<gpu_lock::hold>(lock.shared());  // a correctness run under way
+    std::thread t1([&] {
+        const auto h = lock.exclusive();
+        note("timer 1");
+        pause();
+    });
+    pause();  // timer 1 now waits for the running correctness run
+    CHECK_FALSE(free_for(path + ".timers", LOCK_EX));
+    std::thread c([&] {
+        const auto h = lock.shared();
+        note("correctness");
+    });
+    pause();
+    std::thread t2([&] {
+        const auto h = lock.exclusive();
+        note("timer 2");
+        pause();
+    });
+    pause();
+    CHECK(order.empty());  // all three wait for the running one
+    running.reset();
+    t1.join();
+    t2.join();
+    c.join();
+    CHECK(order == std::vector<std::string>{"timer 1", "timer 2", "correctness"});
 }
 
 TEST_CASE("no path, no lock; an unusable path is an error, not a silent pass") {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <exception>
+#include <map>
 #include <stdexcept>
 #include <memory>
 #include <sstream>
@@ -218,11 +219,21 @@ void run_timing(const timing_job& job, const device_info& device) {
     // The host work first, holding no GPU (other graders may be timing): every part's
     // inputs and their exact sums, and the fresh input of the check after timing. No
     // kernel runs, and nothing is allocated on the GPU, before "go".
+    // Parts of one kind and record length draw the same inputs (one seed per job): each is
+    // made once and copied for the next part, since a copy of 2^25 floats costs a fraction
+    // of making them and their exact sums, CPU that graders sharing a host run short of.
     std::vector<problem_inputs> inputs;
+    std::map<std::string, std::size_t> made;  // kind/record length/size -> its first part's inputs
     for (const timed_part& tp : job.parts) {
         const part& student = *tp.versions[2];
-        inputs.push_back(problem_kind_named(student.kind).make_inputs(student, timed_size(job, student), job.seed,
-                                                                      fresh_seed(job)));
+        const problem_size& size = timed_size(job, student);
+        const std::string key = student.kind + "/" + std::to_string(student.record_len) + "/" + size.word();
+        if (const auto it = made.find(key); it != made.end()) {
+            inputs.push_back(inputs[it->second]);
+            continue;
+        }
+        made.emplace(key, inputs.size());
+        inputs.push_back(problem_kind_named(student.kind).make_inputs(student, size, job.seed, fresh_seed(job)));
     }
     say_ready_and_wait(job);
 
