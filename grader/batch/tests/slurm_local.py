@@ -67,7 +67,8 @@ def cgroup_conf_lines():
     stopped slurmd with "cannot create cgroup context for cgroup/v2", with or without
     IgnoreSystemd. The test cluster's plugins (proctrack/linuxproc, task/affinity) use no
     cgroups, and cgroup/v1 only loads when nothing asks it for one: there, and on hybrid
-    machines such as CI's, slurmd then starts and runs GPU jobs."""
+    machines such as CI's (version 1 cgroups), slurmd then starts and runs GPU jobs. Not tried
+    on a machine with systemd and version 2 cgroups."""
     return ["CgroupPlugin=cgroup/v1"]
 
 
