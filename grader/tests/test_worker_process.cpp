@@ -109,6 +109,13 @@ TEST_CASE("the process log is written by the runner, one line per child, and nev
     std::filesystem::remove(log);
 }
 
+TEST_CASE("no child joins an MPS server, even where the grader was told where one is") {
+    setenv("CUDA_MPS_PIPE_DIRECTORY", "/tmp/nvidia-mps", 1);
+    const worker_run run = run_worker({"/bin/sh", "-c", "echo \"$CUDA_MPS_PIPE_DIRECTORY\""}, {5, 10});
+    unsetenv("CUDA_MPS_PIPE_DIRECTORY");
+    CHECK(run.output_tail == "/proc/course-no-mps\n");
+}
+
 TEST_CASE("a Ctrl-C of the program that runs a worker stops the worker's whole group") {
     const std::string pid_file = std::filesystem::temp_directory_path() / "course_test_group_pid";
     std::remove(pid_file.c_str());
