@@ -1,30 +1,38 @@
 // `gpu_sharing`: what graders that share one GPU as separate processes cost each other.
-// K processes (forked before any of them touches CUDA, each with its own context, as K
-// graders per GPU have) make the GPU correctness inputs of the default policy, wait until
-// all are ready, then run one kind of GPU work at once, and say how long it took them:
-//   worker:  the correctness worker's own cases (run_reduction_case: buffers allocated,
-//            poisoned, uploaded from pageable memory, run, read back, freed), for each
-//            reduction part of a lab's reference (lab 3's unless --lab);
-//   pinned:  the same, with the inputs page-locked first (cudaHostRegister);
-//   upload:  only the uploads, into buffers made beforehand;
-//   alloc:   only each case's cudaMalloc and cudaFree;
-//   kernels: only the launches and a synchronisation after each, on buffers made beforehand.
-// If a kind's seconds grow with K faster than the work does, the processes wait for each
-// other there. The instructor guide ("Where the time goes now") cites what it measured.
+// K processes (forked from a parent that never touches CUDA, each with its own context, as
+// K graders per GPU have; never MPS clients, as the graders are not) make the GPU
+// correctness inputs of the default policy and warm their kernels up, wait until all are
+// ready, then run one kind of GPU work at once:
+//   worker:  the correctness worker's cases of every reduction part of a lab's reference
+//            (lab 3 unless --lab), as worker/kinds/reduction.cpp runs them: each case's
+//            buffers made, poisoned, uploaded from pageable memory, run, read back and
+//            freed, and the "random, changed" case at the largest sizes;
+//   pinned:  the same, with the inputs page-locked (cudaHostRegister) before "go";
+//   upload:  only the uploads, into a buffer made beforehand;
+//   alloc:   only each case's three cudaMalloc and cudaFree;
+//   kernels: only the launches, with a synchronisation after each, on buffers made beforehand.
+// Each process does the same work whatever K is. Were the GPU shared perfectly, its seconds
+// would stay as at K=1; were the processes' work run strictly by turns, they would grow
+// K-fold: the "slowdown" column (median seconds over K=1's) says where each kind lies.
+// The instructor guide ("Where the time goes now") says what this found on the H200.
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
-
-#include <csignal>
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <ctime>
 #include <fstream>
 #include <iostream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -36,6 +44,7 @@
 #include "course/device_buffer.hpp"
 #include "inputs/input_cache.hpp"
 #include "manifest/bench_labs.hpp"
+#include "process/worker_process.hpp"
 #include "worker/reduction_case.hpp"
 
 namespace {
@@ -46,6 +55,7 @@ struct one_case {
     const course::part* part;
     input_kind kind;
     std::size_t n;
+    bool changed;  // the random case of a largest size, run again with a few elements changed
 };
 
 struct workload {
@@ -54,6 +64,7 @@ struct workload {
     double tolerance_c = 0;
 };
 
+// In a child only: a lab's parts() may ask CUDA about the device.
 workload workload_of(const course::policy& pol, const std::string& lab) {
     workload w;
     for (const auto& [name, parts] : course::manifest::reference_parts())
@@ -62,38 +73,66 @@ workload workload_of(const course::policy& pol, const std::string& lab) {
                 if (p.kind == "reduction") w.parts.push_back(p);
     if (w.parts.empty()) throw std::invalid_argument("no lab \"" + lab + "\" with reduction parts");
     const course::case_lists lists = course::cases_of(pol, false);
-    const auto& sizes = lists.problems.at("reduction").sizes;
-    for (const auto& p : w.parts)
-        for (const auto& name : lists.inputs)
-            for (const auto& size : sizes) w.cases.push_back({&p, *course::parse_input_kind(name), size.count});
+    const course::kind_cases& cases = lists.problems.at("reduction");
+    std::vector<std::size_t> largest;
+    for (const auto& s : cases.sizes) largest.push_back(s.count);
+    std::sort(largest.rbegin(), largest.rend());
+    largest.resize(std::min<std::size_t>(largest.size(), 3));  // as worker/kinds/reduction.cpp
+    for (const auto& p : w.parts) {
+        for (const auto& name : lists.inputs) {
+            const input_kind kind = *course::parse_input_kind(name);
+            for (const auto& s : cases.sizes)
+                w.cases.push_back({&p, kind, s.count,
+                                   kind == input_kind::random &&
+                                       std::find(largest.begin(), largest.end(), s.count) != largest.end()});
+        }
+        for (const auto& s : cases.large) w.cases.push_back({&p, input_kind::random, s.count, false});
+    }
     w.tolerance_c = pol.tolerance_c;
     return w;
 }
 
-double now_s() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+double now_s() {  // CLOCK_MONOTONIC: the same clock in every process
+    timespec t{};
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
 }
 
-// A child's side of the start: it says it is ready (1) or cannot run (0), and the ready
-// ones wait for "go", so that all start their timed work together.
-struct start_line {
-    int ready_fd = -1, go_fd = -1;
+// What a child sends back: ready (1) or not (0), then this.
+struct child_result {
+    double seconds = -1;  // its timed part; -1: it failed
+    double ended = 0;     // now_s() at its end
+    double pin_seconds = 0;  // pinned: registering its inputs, before "go"
+    int cases = 0;
+};
+
+void launch(const course::part& p, const float* in, float* out, float* scratch, std::size_t n) {
+    course::launch_args a;
+    std::tie(a.in, a.out, a.scratch, a.n) = std::tie(in, out, scratch, n);
+    p.launch(a);
+}
+
+// A child's side of the start: it says it is ready (1), or that it cannot run (0) if it
+// had not said so yet, and waits for "go".
+struct start_gate {
+    int up = -1, down = -1;
     bool said = false;
     bool ready() {
         char byte = 1;
         said = true;
-        return write(ready_fd, &byte, 1) == 1 && read(go_fd, &byte, 1) == 1;
+        return write(up, &byte, 1) == 1 && read(down, &byte, 1) == 1;
     }
     void cannot() {
-        char byte = 0;
-        if (!said) (void)!write(ready_fd, &byte, 1);
+        const char byte = 0;
+        if (!said) (void)!write(up, &byte, 1);
         said = true;
     }
 };
 
-// One process's run of `what`: the seconds of its timed part, -1 if it failed.
-double run_kind(const std::string& what, const workload& w, std::uint64_t seed, start_line& start_at) {
-    CUDA_CHECK(cudaFree(nullptr));  // the context, before the clock starts
+child_result run_kind(const std::string& what, const std::string& lab, std::uint64_t seed, start_gate& gate) {
+    child_result r;
+    const workload w = workload_of(course::load_policy(""), lab);
+    r.cases = static_cast<int>(w.cases.size());
     course::input_cache inputs;
     std::size_t largest = 0;
     for (const auto& c : w.cases) {
@@ -103,115 +142,190 @@ double run_kind(const std::string& what, const workload& w, std::uint64_t seed, 
     const auto host_of = [&](const one_case& c) -> const course::host_floats& {
         return inputs.values(c.kind, course::reduction_case_seed(seed, c.kind, c.n), c.n);
     };
-    if (what == "pinned")
+    std::vector<float*> pinned;
+    if (what == "pinned") {
+        const double t0 = now_s();
         for (const auto& c : w.cases) {
-            const auto& v = host_of(c);
-            // Each input once: the parts draw the same ones.
-            const cudaError_t e = cudaHostRegister(const_cast<float*>(v.data()), v.size() * sizeof(float), 0);
+            float* v = const_cast<float*>(host_of(c).data());
+            if (std::find(pinned.begin(), pinned.end(), v) != pinned.end()) continue;  // the parts share inputs
+            // An input of a few bytes may share a page with one already registered: it is
+            // then copied as pageable memory, which for so few bytes changes nothing.
+            const cudaError_t e = cudaHostRegister(v, c.n * sizeof(float), 0);
             (void)cudaGetLastError();
-            if (e != cudaErrorHostMemoryAlreadyRegistered) CUDA_CHECK(e);
+            if (e == cudaSuccess) pinned.push_back(v);
+            else if (e != cudaErrorHostMemoryAlreadyRegistered) CUDA_CHECK(e);
         }
-    course::device_buffer<float> in(what == "upload" || what == "kernels" ? largest + 64 : 0, "input");
+        r.pin_seconds = now_s() - t0;
+    }
+    const bool reused = what == "upload" || what == "kernels";
+    course::device_buffer<float> in(reused ? largest + 64 : 64, "input");
     course::device_buffer<float> out(64, "output");
-    course::device_buffer<float> scratch(what == "kernels" ? largest + 64 : 0, "partial sums");
+    course::device_buffer<float> scratch(reused ? largest + 64 : 64, "partial sums");
+    for (const auto& p : w.parts) launch(p, in.data(), out.data(), scratch.data(), 1);  // loads each module
     CUDA_CHECK(cudaDeviceSynchronize());
-    if (!start_at.ready()) return -1;
+    if (!gate.ready()) return r;
 
     const double start = now_s();
     for (const auto& c : w.cases) {
-        if (what == "worker" || what == "pinned") {
+        if ((what == "worker" || what == "pinned") && c.changed) {
+            course::reduction_fixture f(c.n, c.part->shape.scratch_elems(c.n), 1);
+            f.use(c.kind, seed, inputs);
+            (void)f.check(*c.part, w.tolerance_c);
+            f.perturb(course::run_seed(course::reduction_case_seed(seed, c.kind, c.n), 0), w.tolerance_c);
+            (void)f.check(*c.part, w.tolerance_c);
+        } else if (what == "worker" || what == "pinned") {
             (void)course::run_reduction_case(*c.part, c.kind, c.n, seed, w.tolerance_c, inputs);
         } else if (what == "upload") {
             in.upload(host_of(c).data(), c.n);
         } else if (what == "alloc") {
-            // Made and freed here, as each case's fixture does.
-            const course::device_buffer<float> a(c.n + 64, "input"), b(c.part->shape.scratch_elems(c.n) + 64, "scratch");
+            const course::device_buffer<float> a(c.n + 64, "input"), b(64 + 1, "output"),
+                d(c.part->shape.scratch_elems(c.n) + 64, "partial sums");
         } else if (what == "kernels") {
-            course::launch_args a;
-            a.in = in.data();
-            a.out = out.data();
-            a.scratch = scratch.data();
-            a.n = c.n;
-            c.part->launch(a);
+            launch(*c.part, in.data(), out.data(), scratch.data(), c.n);
             CUDA_CHECK(cudaDeviceSynchronize());
         }
     }
     CUDA_CHECK(cudaDeviceSynchronize());
-    return now_s() - start;
+    r.ended = now_s();
+    r.seconds = r.ended - start;
+    for (float* v : pinned) (void)cudaHostUnregister(v);
+    return r;
 }
 
-struct result_row {
-    std::string kind;
-    int processes = 0;
-    std::vector<double> seconds;  // each process's
-    double wall = 0;              // from "go" to the last one's end
+// K children, each with its own pair of pipes (up: ready, then its result; down: "go"), so
+// that the parent sees at once when one dies (its up pipe ends); each dies with the parent.
+class children {
+public:
+    children(const std::string& what, const std::string& lab, int k) {
+        for (int i = 0; i < k; ++i) {
+            int up[2], down[2];
+            if (pipe(up) != 0) throw std::runtime_error("pipe failed");
+            if (pipe(down) != 0) throw std::runtime_error("pipe failed");  // (the process ends at once)
+            const pid_t pid = fork();
+            if (pid == 0) child(what, lab, i, up, down);
+            close(up[1]);
+            close(down[0]);
+            kids_.push_back({pid, up[0], down[1]});  // closed by the destructor
+            if (pid < 0) throw std::runtime_error("fork failed");
+        }
+    }
+    ~children() {
+        for (const auto& c : kids_) {
+            if (c.pid > 0) kill(c.pid, SIGKILL);
+            if (c.pid > 0) waitpid(c.pid, nullptr, 0);
+            close(c.up);
+            close(c.down);
+        }
+    }
+    children(const children&) = delete;
+    children& operator=(const children&) = delete;
+
+    // Every child ready, then "go" to all; false if one was not (it says why on stderr).
+    bool start(int patience_s) {
+        for (const auto& c : kids_) {
+            char byte = 0;
+            if (!read_within(c.up, &byte, 1, patience_s) || byte != 1) return false;
+        }
+        started_ = now_s();
+        for (const auto& c : kids_) (void)!write(c.down, "g", 1);
+        return true;
+    }
+    std::vector<child_result> results(int patience_s) {
+        std::vector<child_result> out;
+        for (const auto& c : kids_) {
+            child_result r;
+            if (!read_within(c.up, &r, sizeof r, patience_s) || r.seconds < 0) return {};
+            out.push_back(r);
+        }
+        return out;
+    }
+    double started() const { return started_; }
+
+private:
+    struct kid {
+        pid_t pid;
+        int up, down;
+    };
+    std::vector<kid> kids_;
+    double started_ = 0;
+
+    [[noreturn]] void child(const std::string& what, const std::string& lab, int i, const int up[2],
+                            const int down[2]) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL);
+        close(up[0]);
+        close(down[1]);
+        for (const auto& c : kids_) {  // the earlier children's pipes are the parent's
+            close(c.up);
+            close(c.down);
+        }
+        child_result r;
+        start_gate gate{up[1], down[0]};
+        try {
+            r = run_kind(what, lab, 20261205 + static_cast<std::uint64_t>(i), gate);
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "gpu_sharing: %s, process %d: %s\n", what.c_str(), i, e.what());
+        }
+        gate.cannot();
+        (void)!write(up[1], &r, sizeof r);
+        _exit(r.seconds < 0 ? 1 : 0);
+    }
+
+    // Exactly `size` bytes within `seconds`; false at an end of the pipe (the child died) or the time.
+    static bool read_within(int fd, void* into, std::size_t size, int seconds) {
+        auto* p = static_cast<char*>(into);
+        while (size > 0) {
+            pollfd pfd{fd, POLLIN, 0};
+            if (poll(&pfd, 1, seconds * 1000) <= 0) return false;
+            const ssize_t got = read(fd, p, size);
+            if (got <= 0) return false;
+            p += got;
+            size -= static_cast<std::size_t>(got);
+        }
+        return true;
+    }
 };
 
-// Reads exactly `size` bytes, waiting at most `seconds`: a child that dies or hangs must
-// not hang the benchmark.
-bool read_within(int fd, void* into, std::size_t size, int seconds) {
-    auto* p = static_cast<char*>(into);
-    while (size > 0) {
-        pollfd pfd{fd, POLLIN, 0};
-        if (poll(&pfd, 1, seconds * 1000) <= 0) return false;
-        const ssize_t got = read(fd, p, size);
-        if (got <= 0) return false;
-        p += got;
-        size -= static_cast<std::size_t>(got);
+struct round_result {
+    double median_s = 0, max_s = 0, wall_s = 0, pin_s = 0;
+    int cases = 0;
+};
+
+round_result run_together(const std::string& what, const std::string& lab, int k) {
+    constexpr int patience_s = 300;
+    children kids(what, lab, k);
+    if (!kids.start(patience_s)) throw std::runtime_error("not every process got ready: " + what);
+    const std::vector<child_result> got = kids.results(patience_s);
+    if (static_cast<int>(got.size()) != k) throw std::runtime_error("not every process finished: " + what);
+    std::vector<double> seconds, pins;
+    double last = 0;
+    for (const auto& r : got) {
+        seconds.push_back(r.seconds);
+        pins.push_back(r.pin_seconds);
+        last = std::max(last, r.ended);
     }
-    return true;
+    return {course::median(seconds), *std::max_element(seconds.begin(), seconds.end()), last - kids.started(),
+            course::median(pins), got.front().cases};
 }
 
-// K processes run `what` at once.
-result_row run_together(const std::string& what, int k, const workload& w) {
-    constexpr int patience_s = 300;
-    int ready[2], go[2], back[2];
-    if (pipe(ready) != 0 || pipe(go) != 0 || pipe(back) != 0) throw std::runtime_error("pipe failed");
-    std::vector<pid_t> children;
-    for (int i = 0; i < k; ++i) {
-        const pid_t pid = fork();
-        if (pid < 0) throw std::runtime_error("fork failed");
-        if (pid == 0) {
-            start_line line{ready[1], go[0]};
-            double s = -1;
-            try {
-                s = run_kind(what, w, 20261205 + i, line);
-            } catch (const std::exception& e) {
-                std::fprintf(stderr, "gpu_sharing: %s, process %d: %s\n", what.c_str(), i, e.what());
-            }
-            line.cannot();
-            (void)!write(back[1], &s, sizeof s);
-            _exit(s < 0 ? 1 : 0);
-        }
-        children.push_back(pid);
+std::string device_name() {  // in a child: this process never makes a context
+    int fds[2];
+    if (pipe(fds) != 0) return "";
+    const pid_t pid = fork();
+    if (pid == 0) {
+        close(fds[0]);
+        cudaDeviceProp prop{};
+        int count = 0;
+        if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0 && cudaGetDeviceProperties(&prop, 0) == cudaSuccess)
+            (void)!write(fds[1], prop.name, std::strlen(prop.name));
+        _exit(0);
     }
-    close(ready[1]);
-    close(back[1]);
-    const auto finish = [&] {
-        for (pid_t pid : children) kill(pid, SIGKILL);
-        for (pid_t pid : children) waitpid(pid, nullptr, 0);
-        for (int fd : {ready[0], go[0], go[1], back[0]}) close(fd);
-    };
-    int ready_count = 0;
-    for (int i = 0; i < k; ++i) {
-        char byte = 0;
-        if (!read_within(ready[0], &byte, 1, patience_s)) break;
-        ready_count += byte == 1;
-    }
-    const double start = now_s();
-    char go_byte = 1;
-    for (int i = 0; i < k; ++i) (void)!write(go[1], &go_byte, 1);
-    result_row row{what, k, {}, 0};
-    for (int i = 0; i < k; ++i) {
-        double s = -1;
-        if (!read_within(back[0], &s, sizeof s, patience_s) || s < 0) break;
-        row.seconds.push_back(s);
-    }
-    row.wall = now_s() - start;
-    finish();
-    if (ready_count != k || static_cast<int>(row.seconds.size()) != k)
-        throw std::runtime_error(fmt::format("{} of {} processes running \"{}\" finished", row.seconds.size(), k, what));
-    return row;
+    close(fds[1]);
+    std::string name;
+    char buf[256];
+    for (ssize_t n; pid > 0 && (n = read(fds[0], buf, sizeof buf)) > 0;) name.append(buf, static_cast<std::size_t>(n));
+    close(fds[0]);
+    if (pid > 0) waitpid(pid, nullptr, 0);
+    return name;
 }
 
 }  // namespace
@@ -221,45 +335,59 @@ int main(int argc, char** argv) {
     std::vector<int> ks{1, 4, 8, 16};
     std::vector<std::string> kinds{"worker", "pinned", "upload", "alloc", "kernels"};
     std::string out_file, lab = "lab3";
-    app.add_option("--lab", lab, "Whose reference parts run (labs with reduction parts)");
-    app.add_option("--processes", ks, "Numbers of processes to run at once")->delimiter(',')->check(CLI::Range(1, 256));
-    app.add_option("--kinds", kinds, "Kinds of work (worker, pinned, upload, alloc, kernels)")->delimiter(',');
+    int rounds = 3;
+    app.add_option("--lab", lab, "Whose reference parts run (a lab with reduction parts)");
+    app.add_option("--processes", ks, "Numbers of processes to run at once (1 is always run first)")
+        ->delimiter(',')
+        ->check(CLI::Range(1, 256));
+    app.add_option("--kinds", kinds, "Kinds of work")->delimiter(',')->check(
+        CLI::IsMember({"worker", "pinned", "upload", "alloc", "kernels"}));
+    app.add_option("--rounds", rounds, "Runs of each kind and K (the median is printed)")->check(CLI::Range(1, 50));
     app.add_option("--out", out_file, "Write the results as JSON here");
     CLI11_PARSE(app, argc, argv);
-    for (const auto& k : kinds)
-        if (k != "worker" && k != "pinned" && k != "upload" && k != "alloc" && k != "kernels") {
-            std::cerr << "gpu_sharing: unknown kind \"" << k << "\"\n";
-            return 2;
-        }
-    int devices = 0;
-    // In a child, so that this process never makes a context its children would inherit.
-    const pid_t probe = fork();
-    if (probe == 0) _exit(cudaGetDeviceCount(&devices) == cudaSuccess && devices > 0 ? 0 : 1);
-    int status = 0;
-    if (probe < 0 || waitpid(probe, &status, 0) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    ks.erase(std::remove(ks.begin(), ks.end(), 1), ks.end());
+    ks.insert(ks.begin(), 1);
+    // Like the graders (process/worker_process.hpp): never an MPS client.
+    setenv("CUDA_MPS_PIPE_DIRECTORY", course::no_mps_pipe_directory, 1);
+    const std::string device = device_name();
+    if (device.empty()) {
         std::cerr << "gpu_sharing: no NVIDIA GPU found; it measures processes sharing one.\n";
         return 2;
     }
     try {
-        const workload w = workload_of(course::load_policy(""), lab);
-        fmt::print("{} cases per process ({}'s reference parts, the default policy's GPU sizes and inputs)\n",
-                   w.cases.size(), lab);
-        fmt::print("{:<8} {:>3} {:>11} {:>11} {:>9} {:>10}\n", "kind", "K", "median s", "max s", "wall s",
-                   "x of K=1");
+        fmt::print("{}, {}'s reference parts, the default policy's GPU cases; median of {} round(s)\n", device, lab,
+                   rounds);
+        fmt::print("{:<8} {:>3} {:>6} {:>10} {:>9} {:>9} {:>9}\n", "kind", "K", "cases", "median s", "max s",
+                   "wall s", "slowdown");
         nlohmann::json rows = nlohmann::json::array();
         for (const auto& what : kinds) {
             double alone = 0;
             for (int k : ks) {
-                const result_row r = run_together(what, k, w);
-                const double med = course::median(r.seconds);
-                if (k == ks.front()) alone = med;
-                fmt::print("{:<8} {:>3} {:>11.3f} {:>11.3f} {:>9.3f} {:>10.2f}\n", what, k, med,
-                           *std::max_element(r.seconds.begin(), r.seconds.end()), r.wall, alone > 0 ? med / alone : 0);
-                rows.push_back({{"kind", what}, {"processes", k}, {"seconds", r.seconds}, {"median_s", med},
-                                {"wall_s", r.wall}, {"cases", w.cases.size()}, {"lab", lab}});
+                std::vector<round_result> runs;
+                for (int i = 0; i < rounds; ++i) runs.push_back(run_together(what, lab, k));
+                const auto med = [&](double round_result::*field) {
+                    std::vector<double> v;
+                    for (const auto& r : runs) v.push_back(r.*field);
+                    return course::median(v);
+                };
+                const double m = med(&round_result::median_s);
+                if (k == 1) alone = m;
+                fmt::print("{:<8} {:>3} {:>6} {:>10.3f} {:>9.3f} {:>9.3f} {:>9.2f}\n", what, k, runs.front().cases, m,
+                           med(&round_result::max_s), med(&round_result::wall_s), m / alone);
+                rows.push_back({{"kind", what}, {"processes", k}, {"cases", runs.front().cases}, {"median_s", m},
+                                {"max_s", med(&round_result::max_s)}, {"wall_s", med(&round_result::wall_s)},
+                                {"slowdown", m / alone}, {"pin_s", med(&round_result::pin_s)}});
             }
         }
-        if (!out_file.empty()) std::ofstream(out_file) << nlohmann::json{{"rows", rows}}.dump(2) << "\n";
+        if (!out_file.empty()) {
+            const std::time_t t = std::time(nullptr);
+            char date[16];
+            std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&t));
+            std::ofstream(out_file) << nlohmann::json{{"device", device}, {"date", date}, {"lab", lab},
+                                                      {"rounds", rounds}, {"mps", "never (as the graders)"},
+                                                      {"rows", rows}}.dump(2)
+                                    << "\n";
+        }
     } catch (const std::exception& e) {
         std::cerr << "gpu_sharing: " << e.what() << "\n";
         return 1;

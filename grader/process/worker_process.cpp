@@ -112,12 +112,10 @@ void set_limit(int resource, const std::optional<std::uint64_t>& value, const ch
     // The log is the runner's to write (log_run), never a child's: a sandboxed worker that
     // may write /tmp must not be able to add lines to it.
     unsetenv(process_log_variable);
-    // Never an MPS client: under NVIDIA's Multi-Process Service a fatal fault of one client
-    // reaches every client on the GPU, so one student's wild store would fail the cases of
-    // every submission graded beside it. CUDA runs without MPS when it cannot reach MPS's
-    // control daemon, and no one can make a folder in /proc.
-    setenv("CUDA_MPS_PIPE_DIRECTORY", "/proc/course-no-mps", 1);
     for (const auto& kv : extra_env) putenv(const_cast<char*>(kv.c_str()));
+    // Last, so that nothing overrides it: one student's wild store under MPS would fail the
+    // cases of every submission graded beside it (no_mps_pipe_directory).
+    setenv("CUDA_MPS_PIPE_DIRECTORY", no_mps_pipe_directory, 1);
     // A limit that cannot be set must not run the tool unbounded: the child stops here.
     set_limit(RLIMIT_CPU, limits.cpu_seconds, "RLIMIT_CPU");
     set_limit(RLIMIT_AS, limits.address_space_bytes, "RLIMIT_AS");

@@ -9,6 +9,12 @@
 
 namespace course {
 
+// CUDA_MPS_PIPE_DIRECTORY for every process the grader starts: a folder no one can make
+// (in /proc), so that no worker joins an NVIDIA MPS server, under which a fatal fault of one
+// client reaches every client on the GPU. CUDA runs without MPS when it cannot reach MPS's
+// control daemon.
+inline constexpr char no_mps_pipe_directory[] = "/proc/course-no-mps";
+
 struct worker_run {
     std::vector<nlohmann::json> events;
     int exit_code = -1;    // valid when the worker exited normally

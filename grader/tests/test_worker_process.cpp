@@ -110,10 +110,17 @@ TEST_CASE("the process log is written by the runner, one line per child, and nev
 }
 
 TEST_CASE("no child joins an MPS server, even where the grader was told where one is") {
+    const char* before = std::getenv("CUDA_MPS_PIPE_DIRECTORY");
+    const std::string had = before != nullptr ? before : "";
     setenv("CUDA_MPS_PIPE_DIRECTORY", "/tmp/nvidia-mps", 1);
     const worker_run run = run_worker({"/bin/sh", "-c", "echo \"$CUDA_MPS_PIPE_DIRECTORY\""}, {5, 10});
-    unsetenv("CUDA_MPS_PIPE_DIRECTORY");
+    // Not even a caller's own environment for the child can name one.
+    const worker_run asked = run_worker({"/bin/sh", "-c", "echo \"$CUDA_MPS_PIPE_DIRECTORY\""}, {5, 10}, {},
+                                        {"CUDA_MPS_PIPE_DIRECTORY=/tmp/nvidia-mps"});
+    if (before != nullptr) setenv("CUDA_MPS_PIPE_DIRECTORY", had.c_str(), 1);
+    else unsetenv("CUDA_MPS_PIPE_DIRECTORY");
     CHECK(run.output_tail == "/proc/course-no-mps\n");
+    CHECK(asked.output_tail == "/proc/course-no-mps\n");
 }
 
 TEST_CASE("a Ctrl-C of the program that runs a worker stops the worker's whole group") {
