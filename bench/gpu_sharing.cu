@@ -8,29 +8,28 @@
 //            buffers made, poisoned, uploaded from pageable memory, run, read back and
 //            freed, and the "random, changed" case at the largest sizes;
 //   pinned:  the same, with the inputs page-locked (cudaHostRegister) before "go";
+//   lean:    the same cases as a worker could run them instead (lean_case below): one
+//            synchronisation a case, no allocation and no upload from the host;
 //   upload:  only the uploads, into a buffer made beforehand;
 //   alloc:   only each case's three cudaMalloc and cudaFree;
 //   kernels: only the launches, with a synchronisation after each, on buffers made beforehand.
 // Each process does the same work whatever K is. Were the GPU shared perfectly, its seconds
 // would stay as at K=1; were the processes' work run strictly by turns, they would grow
 // K-fold: the "slowdown" column (median seconds over K=1's) says where each kind lies.
-// The instructor guide ("Where the time goes now") says what this found on the H200.
-#include <poll.h>
-#include <sys/prctl.h>
+// The instructor guide ("Where the time goes now") says what it found, once it has run on a GPU.
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
-#include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -46,6 +45,8 @@
 #include "manifest/bench_labs.hpp"
 #include "process/worker_process.hpp"
 #include "worker/reduction_case.hpp"
+
+#include "forked_group.hpp"
 
 namespace {
 
@@ -92,45 +93,46 @@ workload workload_of(const course::policy& pol, const std::string& lab) {
     return w;
 }
 
-double now_s() {  // CLOCK_MONOTONIC: the same clock in every process
-    timespec t{};
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
-}
-
-// What a child sends back: ready (1) or not (0), then this.
-struct child_result {
-    double seconds = -1;  // its timed part; -1: it failed
-    double ended = 0;     // now_s() at its end
-    double pin_seconds = 0;  // pinned: registering its inputs, before "go"
-    int cases = 0;
-};
-
 void launch(const course::part& p, const float* in, float* out, float* scratch, std::size_t n) {
     course::launch_args a;
     std::tie(a.in, a.out, a.scratch, a.n) = std::tie(in, out, scratch, n);
     p.launch(a);
 }
 
-// A child's side of the start: it says it is ready (1), or that it cannot run (0) if it
-// had not said so yet, and waits for "go".
-struct start_gate {
-    int up = -1, down = -1;
-    bool said = false;
-    bool ready() {
-        char byte = 1;
-        said = true;
-        return write(up, &byte, 1) == 1 && read(down, &byte, 1) == 1;
+// Page-locked host memory (cudaMallocHost), so that copies from and to it are queued, not waited for.
+struct page_locked {
+    float* data = nullptr;
+    explicit page_locked(std::size_t count) {
+        if (count > 0) CUDA_CHECK(cudaMallocHost(reinterpret_cast<void**>(&data), count * sizeof(float)));
     }
-    void cannot() {
-        const char byte = 0;
-        if (!said) (void)!write(up, &byte, 1);
-        said = true;
+    ~page_locked() {
+        if (data != nullptr) (void)cudaFreeHost(data);
     }
+    page_locked(const page_locked&) = delete;
+    page_locked& operator=(const page_locked&) = delete;
 };
 
-child_result run_kind(const std::string& what, const std::string& lab, std::uint64_t seed, start_gate& gate) {
-    child_result r;
+// lean: what a worker could do instead of a case's buffers and uploads, with one
+// synchronisation a case: the input copied on the device from a copy uploaded before
+// "go", into buffers made once; the poison and the guard words written, and the result
+// and the guards read back, all queued; staging: 64 guard words, then room for 129 floats.
+void lean_case(const course::part& p, const float* input, std::size_t n, float* in, float* out, float* scratch,
+               float* staging) {
+    const std::size_t se = p.shape.scratch_elems(n), guards = 64 * sizeof(float);
+    CUDA_CHECK(cudaMemcpyAsync(in, input, n * sizeof(float), cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaMemcpyAsync(in + n, staging, guards, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemsetAsync(out, 0xFF, sizeof(float)));
+    CUDA_CHECK(cudaMemcpyAsync(out + 1, staging, guards, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemsetAsync(scratch, 0xFF, se * sizeof(float)));
+    CUDA_CHECK(cudaMemcpyAsync(scratch + se, staging, guards, cudaMemcpyHostToDevice));
+    launch(p, in, out, scratch, n);
+    CUDA_CHECK(cudaMemcpyAsync(staging + 64, out, sizeof(float) + guards, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpyAsync(staging + 129, scratch + se, guards, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaStreamSynchronize(nullptr));
+}
+
+bench::child_result run_kind(const std::string& what, const std::string& lab, std::uint64_t seed, bench::start_gate& gate) {
+    bench::child_result r;
     const workload w = workload_of(course::load_policy(""), lab);
     r.cases = static_cast<int>(w.cases.size());
     course::input_cache inputs;
@@ -144,7 +146,7 @@ child_result run_kind(const std::string& what, const std::string& lab, std::uint
     };
     std::vector<float*> pinned;
     if (what == "pinned") {
-        const double t0 = now_s();
+        const double t0 = bench::monotonic_seconds();
         for (const auto& c : w.cases) {
             float* v = const_cast<float*>(host_of(c).data());
             if (std::find(pinned.begin(), pinned.end(), v) != pinned.end()) continue;  // the parts share inputs
@@ -155,17 +157,24 @@ child_result run_kind(const std::string& what, const std::string& lab, std::uint
             if (e == cudaSuccess) pinned.push_back(v);
             else if (e != cudaErrorHostMemoryAlreadyRegistered) CUDA_CHECK(e);
         }
-        r.pin_seconds = now_s() - t0;
+        r.pin_seconds = bench::monotonic_seconds() - t0;
     }
-    const bool reused = what == "upload" || what == "kernels";
+    const bool reused = what == "upload" || what == "kernels" || what == "lean";
     course::device_buffer<float> in(reused ? largest + 64 : 64, "input");
-    course::device_buffer<float> out(64, "output");
+    course::device_buffer<float> out(64 + 1, "output");
     course::device_buffer<float> scratch(reused ? largest + 64 : 64, "partial sums");
+    std::map<const float*, course::device_buffer<float>> pristine;  // lean: every input on the device
+    page_locked staging(what == "lean" ? 256 : 0);  // lean: guard words out, outputs back
+    if (what == "lean")
+        for (const auto& c : w.cases)
+            if (pristine.count(host_of(c).data()) == 0)
+                pristine.emplace(host_of(c).data(), course::device_buffer<float>(c.n, "input")).first->second.upload(
+                    host_of(c).data(), c.n);
     for (const auto& p : w.parts) launch(p, in.data(), out.data(), scratch.data(), 1);  // loads each module
     CUDA_CHECK(cudaDeviceSynchronize());
     if (!gate.ready()) return r;
 
-    const double start = now_s();
+    const double start = bench::monotonic_seconds();
     for (const auto& c : w.cases) {
         if ((what == "worker" || what == "pinned") && c.changed) {
             course::reduction_fixture f(c.n, c.part->shape.scratch_elems(c.n), 1);
@@ -183,107 +192,18 @@ child_result run_kind(const std::string& what, const std::string& lab, std::uint
         } else if (what == "kernels") {
             launch(*c.part, in.data(), out.data(), scratch.data(), c.n);
             CUDA_CHECK(cudaDeviceSynchronize());
+        } else if (what == "lean") {
+            for (int run = 0; run < (c.changed ? 2 : 1); ++run)
+                lean_case(*c.part, pristine.at(host_of(c).data()).data(), c.n, in.data(), out.data(), scratch.data(),
+                          staging.data);
         }
     }
     CUDA_CHECK(cudaDeviceSynchronize());
-    r.ended = now_s();
+    r.ended = bench::monotonic_seconds();
     r.seconds = r.ended - start;
     for (float* v : pinned) (void)cudaHostUnregister(v);
     return r;
 }
-
-// K children, each with its own pair of pipes (up: ready, then its result; down: "go"), so
-// that the parent sees at once when one dies (its up pipe ends); each dies with the parent.
-class children {
-public:
-    children(const std::string& what, const std::string& lab, int k) {
-        for (int i = 0; i < k; ++i) {
-            int up[2], down[2];
-            if (pipe(up) != 0) throw std::runtime_error("pipe failed");
-            if (pipe(down) != 0) throw std::runtime_error("pipe failed");  // (the process ends at once)
-            const pid_t pid = fork();
-            if (pid == 0) child(what, lab, i, up, down);
-            close(up[1]);
-            close(down[0]);
-            kids_.push_back({pid, up[0], down[1]});  // closed by the destructor
-            if (pid < 0) throw std::runtime_error("fork failed");
-        }
-    }
-    ~children() {
-        for (const auto& c : kids_) {
-            if (c.pid > 0) kill(c.pid, SIGKILL);
-            if (c.pid > 0) waitpid(c.pid, nullptr, 0);
-            close(c.up);
-            close(c.down);
-        }
-    }
-    children(const children&) = delete;
-    children& operator=(const children&) = delete;
-
-    // Every child ready, then "go" to all; false if one was not (it says why on stderr).
-    bool start(int patience_s) {
-        for (const auto& c : kids_) {
-            char byte = 0;
-            if (!read_within(c.up, &byte, 1, patience_s) || byte != 1) return false;
-        }
-        started_ = now_s();
-        for (const auto& c : kids_) (void)!write(c.down, "g", 1);
-        return true;
-    }
-    std::vector<child_result> results(int patience_s) {
-        std::vector<child_result> out;
-        for (const auto& c : kids_) {
-            child_result r;
-            if (!read_within(c.up, &r, sizeof r, patience_s) || r.seconds < 0) return {};
-            out.push_back(r);
-        }
-        return out;
-    }
-    double started() const { return started_; }
-
-private:
-    struct kid {
-        pid_t pid;
-        int up, down;
-    };
-    std::vector<kid> kids_;
-    double started_ = 0;
-
-    [[noreturn]] void child(const std::string& what, const std::string& lab, int i, const int up[2],
-                            const int down[2]) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        close(up[0]);
-        close(down[1]);
-        for (const auto& c : kids_) {  // the earlier children's pipes are the parent's
-            close(c.up);
-            close(c.down);
-        }
-        child_result r;
-        start_gate gate{up[1], down[0]};
-        try {
-            r = run_kind(what, lab, 20261205 + static_cast<std::uint64_t>(i), gate);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "gpu_sharing: %s, process %d: %s\n", what.c_str(), i, e.what());
-        }
-        gate.cannot();
-        (void)!write(up[1], &r, sizeof r);
-        _exit(r.seconds < 0 ? 1 : 0);
-    }
-
-    // Exactly `size` bytes within `seconds`; false at an end of the pipe (the child died) or the time.
-    static bool read_within(int fd, void* into, std::size_t size, int seconds) {
-        auto* p = static_cast<char*>(into);
-        while (size > 0) {
-            pollfd pfd{fd, POLLIN, 0};
-            if (poll(&pfd, 1, seconds * 1000) <= 0) return false;
-            const ssize_t got = read(fd, p, size);
-            if (got <= 0) return false;
-            p += got;
-            size -= static_cast<std::size_t>(got);
-        }
-        return true;
-    }
-};
 
 struct round_result {
     double median_s = 0, max_s = 0, wall_s = 0, pin_s = 0;
@@ -292,9 +212,11 @@ struct round_result {
 
 round_result run_together(const std::string& what, const std::string& lab, int k) {
     constexpr int patience_s = 300;
-    children kids(what, lab, k);
+    bench::forked_group kids(k, [&](int i, bench::start_gate& gate) {
+        return run_kind(what, lab, 20261205 + static_cast<std::uint64_t>(i), gate);
+    });
     if (!kids.start(patience_s)) throw std::runtime_error("not every process got ready: " + what);
-    const std::vector<child_result> got = kids.results(patience_s);
+    const std::vector<bench::child_result> got = kids.results(patience_s);
     if (static_cast<int>(got.size()) != k) throw std::runtime_error("not every process finished: " + what);
     std::vector<double> seconds, pins;
     double last = 0;
@@ -333,7 +255,7 @@ std::string device_name() {  // in a child: this process never makes a context
 int main(int argc, char** argv) {
     CLI::App app{"How graders sharing one GPU as separate processes slow each other down (GPU only)."};
     std::vector<int> ks{1, 4, 8, 16};
-    std::vector<std::string> kinds{"worker", "pinned", "upload", "alloc", "kernels"};
+    std::vector<std::string> kinds{"worker", "pinned", "lean", "upload", "alloc", "kernels"};
     std::string out_file, lab = "lab3";
     int rounds = 3;
     app.add_option("--lab", lab, "Whose reference parts run (a lab with reduction parts)");
@@ -341,7 +263,7 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->check(CLI::Range(1, 256));
     app.add_option("--kinds", kinds, "Kinds of work")->delimiter(',')->check(
-        CLI::IsMember({"worker", "pinned", "upload", "alloc", "kernels"}));
+        CLI::IsMember({"worker", "pinned", "lean", "upload", "alloc", "kernels"}));
     app.add_option("--rounds", rounds, "Runs of each kind and K (the median is printed)")->check(CLI::Range(1, 50));
     app.add_option("--out", out_file, "Write the results as JSON here");
     CLI11_PARSE(app, argc, argv);
