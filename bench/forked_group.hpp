@@ -55,37 +55,52 @@ public:
     using body = std::function<child_result(int, start_gate&)>;
 
     forked_group(int k, const body& run) {
-        for (int i = 0; i < k; ++i) {
-            int up[2], down[2];
-            if (pipe(up) != 0) throw std::runtime_error("pipe failed");
-            if (pipe(down) != 0) throw std::runtime_error("pipe failed");  // (the program ends at once)
-            const pid_t pid = fork();
-            if (pid == 0) child(i, run, up, down);
-            close(up[1]);
-            close(down[0]);
-            kids_.push_back({pid, up[0], down[1]});  // closed by the destructor
-            if (pid < 0) throw std::runtime_error("fork failed");
+        // A child that dies before its "go" must not take the parent with it.
+        std::signal(SIGPIPE, SIG_IGN);
+        try {
+            for (int i = 0; i < k; ++i) {
+                int up[2], down[2];
+                if (pipe(up) != 0) throw std::runtime_error("pipe failed");
+                if (pipe(down) != 0) {
+                    close(up[0]);
+                    close(up[1]);
+                    throw std::runtime_error("pipe failed");
+                }
+                const pid_t pid = fork();
+                if (pid == 0) child(i, run, up, down);
+                close(up[1]);
+                close(down[0]);
+                kids_.push_back({pid, up[0], down[1]});
+                if (pid < 0) throw std::runtime_error("fork failed");
+            }
+        } catch (...) {
+            end_all();
+            throw;
         }
     }
-    ~forked_group() {
-        for (const auto& c : kids_) {
-            if (c.pid > 0) kill(c.pid, SIGKILL);
-            if (c.pid > 0) waitpid(c.pid, nullptr, 0);
-            close(c.up);
-            close(c.down);
-        }
-    }
+    ~forked_group() { end_all(); }
     forked_group(const forked_group&) = delete;
     forked_group& operator=(const forked_group&) = delete;
 
-    // Every child ready, then "go" to all; false if one was not (it says why on stderr).
+    // Every child ready, then "go" to all; false as soon as one cannot run or dies (it
+    // says why on stderr), or when one is not ready within the patience.
     bool start(int patience_s) {
-        for (const auto& c : kids_) {
-            char byte = 0;
-            if (!read_within(c.up, &byte, 1, patience_s) || byte != 1) return false;
+        std::vector<pollfd> waiting;
+        for (const auto& c : kids_) waiting.push_back({c.up, POLLIN, 0});
+        const double give_up = monotonic_seconds() + patience_s;
+        while (!waiting.empty()) {
+            const double left = give_up - monotonic_seconds();
+            if (left <= 0 || poll(waiting.data(), waiting.size(), static_cast<int>(left * 1000) + 1) < 0) return false;
+            for (std::size_t i = waiting.size(); i-- > 0;) {
+                if (waiting[i].revents == 0) continue;
+                char byte = 0;
+                if (read(waiting[i].fd, &byte, 1) != 1 || byte != 1) return false;  // an end: it died
+                waiting.erase(waiting.begin() + static_cast<std::ptrdiff_t>(i));
+            }
         }
         started_ = monotonic_seconds();
-        for (const auto& c : kids_) (void)!write(c.down, "g", 1);
+        for (const auto& c : kids_)
+            if (write(c.down, "g", 1) != 1) return false;
         return true;
     }
     // Every child's result, or none if one failed.
@@ -107,6 +122,16 @@ private:
     };
     std::vector<kid> kids_;
     double started_ = 0;
+
+    void end_all() {
+        for (const auto& c : kids_) {
+            if (c.pid > 0) kill(c.pid, SIGKILL);
+            if (c.pid > 0) waitpid(c.pid, nullptr, 0);
+            close(c.up);
+            close(c.down);
+        }
+        kids_.clear();
+    }
 
     [[noreturn]] void child(int i, const body& run, const int up[2], const int down[2]) {
         prctl(PR_SET_PDEATHSIG, SIGKILL);

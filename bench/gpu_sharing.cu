@@ -44,6 +44,9 @@
 #include "inputs/input_cache.hpp"
 #include "manifest/bench_labs.hpp"
 #include "process/worker_process.hpp"
+#include "inputs/perturbation.hpp"
+#include "inputs/tolerance.hpp"
+#include "worker/guarded_buffer.hpp"
 #include "worker/reduction_case.hpp"
 
 #include "forked_group.hpp"
@@ -114,27 +117,42 @@ struct page_locked {
 
 // lean: what a worker could do instead of a case's buffers and uploads, with one
 // synchronisation a case: the input copied on the device from a copy uploaded before
-// "go", into buffers made once; the poison and the guard words written, and the result
-// and the guards read back, all queued; staging: 64 guard words, then room for 129 floats.
-void lean_case(const course::part& p, const float* input, std::size_t n, float* in, float* out, float* scratch,
-               float* staging) {
-    const std::size_t se = p.shape.scratch_elems(n), guards = 64 * sizeof(float);
-    CUDA_CHECK(cudaMemcpyAsync(in, input, n * sizeof(float), cudaMemcpyDeviceToDevice));
-    CUDA_CHECK(cudaMemcpyAsync(in + n, staging, guards, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemsetAsync(out, 0xFF, sizeof(float)));
-    CUDA_CHECK(cudaMemcpyAsync(out + 1, staging, guards, cudaMemcpyHostToDevice));
-    CUDA_CHECK(cudaMemsetAsync(scratch, 0xFF, se * sizeof(float)));
-    CUDA_CHECK(cudaMemcpyAsync(scratch + se, staging, guards, cudaMemcpyHostToDevice));
-    launch(p, in, out, scratch, n);
-    CUDA_CHECK(cudaMemcpyAsync(staging + 64, out, sizeof(float) + guards, cudaMemcpyDeviceToHost));
-    CUDA_CHECK(cudaMemcpyAsync(staging + 129, scratch + se, guards, cudaMemcpyDeviceToHost));
+// "go" (unless `fresh` is false: a changed case reuses it), into buffers made once; the
+// poison, the guard words and the changed elements written, and the result and the guards
+// read back, all queued. Staging (page-locked): [0, 64) guard words, [64, 193) what comes
+// back, [200, 208) changed values. True when the result and the guards are right.
+struct lean_rig {
+    float *in, *out, *scratch, *staging;
+};
+
+bool lean_case(const course::part& p, const float* input, std::size_t n, bool fresh,
+               const std::vector<course::element_change>& changes, double expected, double tolerance,
+               const lean_rig& rig) {
+    const std::size_t se = p.shape.scratch_elems(n), guards = course::guard_words * sizeof(float);
+    if (fresh) CUDA_CHECK(cudaMemcpyAsync(rig.in, input, n * sizeof(float), cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaMemcpyAsync(rig.in + n, rig.staging, guards, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemsetAsync(rig.out, 0xFF, sizeof(float)));
+    CUDA_CHECK(cudaMemcpyAsync(rig.out + 1, rig.staging, guards, cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemsetAsync(rig.scratch, 0xFF, se * sizeof(float)));
+    CUDA_CHECK(cudaMemcpyAsync(rig.scratch + se, rig.staging, guards, cudaMemcpyHostToDevice));
+    for (std::size_t j = 0; j < changes.size(); ++j) {
+        rig.staging[200 + j] = changes[j].value;
+        CUDA_CHECK(cudaMemcpyAsync(rig.in + changes[j].index, rig.staging + 200 + j, sizeof(float),
+                                   cudaMemcpyHostToDevice));
+    }
+    launch(p, rig.in, rig.out, rig.scratch, n);
+    CUDA_CHECK(cudaMemcpyAsync(rig.staging + 64, rig.out, sizeof(float) + guards, cudaMemcpyDeviceToHost));
+    CUDA_CHECK(cudaMemcpyAsync(rig.staging + 129, rig.scratch + se, guards, cudaMemcpyDeviceToHost));
     CUDA_CHECK(cudaStreamSynchronize(nullptr));
+    return course::within_tolerance(expected, rig.staging[64], tolerance) &&
+           std::memcmp(rig.staging + 65, rig.staging, guards) == 0 &&
+           std::memcmp(rig.staging + 129, rig.staging, guards) == 0;
 }
 
 bench::child_result run_kind(const std::string& what, const std::string& lab, std::uint64_t seed, bench::start_gate& gate) {
     bench::child_result r;
     const workload w = workload_of(course::load_policy(""), lab);
-    r.cases = static_cast<int>(w.cases.size());
+    for (const auto& c : w.cases) r.cases += c.changed ? 2 : 1;  // as the worker counts them
     course::input_cache inputs;
     std::size_t largest = 0;
     for (const auto& c : w.cases) {
@@ -165,6 +183,10 @@ bench::child_result run_kind(const std::string& what, const std::string& lab, st
     course::device_buffer<float> scratch(reused ? largest + 64 : 64, "partial sums");
     std::map<const float*, course::device_buffer<float>> pristine;  // lean: every input on the device
     page_locked staging(what == "lean" ? 256 : 0);  // lean: guard words out, outputs back
+    for (std::size_t i = 0; staging.data != nullptr && i < course::guard_words; ++i)
+        std::memcpy(staging.data + i, &course::guard_bits, sizeof(float));
+    const lean_rig rig{in.data(), out.data(), scratch.data(), staging.data};
+    int wrong = 0;  // lean's own check of its cases: a broken stand-in must not print numbers
     if (what == "lean")
         for (const auto& c : w.cases)
             if (pristine.count(host_of(c).data()) == 0)
@@ -184,23 +206,36 @@ bench::child_result run_kind(const std::string& what, const std::string& lab, st
             (void)f.check(*c.part, w.tolerance_c);
         } else if (what == "worker" || what == "pinned") {
             (void)course::run_reduction_case(*c.part, c.kind, c.n, seed, w.tolerance_c, inputs);
-        } else if (what == "upload") {
-            in.upload(host_of(c).data(), c.n);
-        } else if (what == "alloc") {
-            const course::device_buffer<float> a(c.n + 64, "input"), b(64 + 1, "output"),
-                d(c.part->shape.scratch_elems(c.n) + 64, "partial sums");
-        } else if (what == "kernels") {
-            launch(*c.part, in.data(), out.data(), scratch.data(), c.n);
-            CUDA_CHECK(cudaDeviceSynchronize());
         } else if (what == "lean") {
-            for (int run = 0; run < (c.changed ? 2 : 1); ++run)
-                lean_case(*c.part, pristine.at(host_of(c).data()).data(), c.n, in.data(), out.data(), scratch.data(),
-                          staging.data);
+            const auto& values = host_of(c);
+            course::component_sums sums = inputs.sums(c.kind, course::reduction_case_seed(seed, c.kind, c.n), c.n, 1);
+            const double tol = course::tree_sum_tolerance(c.n, sums.sum_abs[0], w.tolerance_c);
+            wrong += !lean_case(*c.part, pristine.at(values.data()).data(), c.n, true, {}, sums.sum[0], tol, rig);
+            if (c.changed) {
+                const auto changes = course::perturb_sums(
+                    [&](std::size_t i) { return values[i]; }, c.n, c.n, 1, sums, w.tolerance_c,
+                    course::run_seed(course::reduction_case_seed(seed, c.kind, c.n), 0));
+                wrong += !lean_case(*c.part, nullptr, c.n, false, changes, sums.sum[0],
+                                    course::tree_sum_tolerance(c.n, sums.sum_abs[0], w.tolerance_c), rig);
+            }
+        } else {
+            if (what == "upload") {  // once for a changed case too, whose second run reuses its buffers
+                in.upload(host_of(c).data(), c.n);
+            } else if (what == "alloc") {
+                const course::device_buffer<float> a(c.n + 64, "input"), b(64 + 1, "output"),
+                    d(c.part->shape.scratch_elems(c.n) + 64, "partial sums");
+            } else {
+                for (int run = 0; run < (c.changed ? 2 : 1); ++run) {
+                    launch(*c.part, in.data(), out.data(), scratch.data(), c.n);
+                    CUDA_CHECK(cudaDeviceSynchronize());
+                }
+            }
         }
     }
     CUDA_CHECK(cudaDeviceSynchronize());
     r.ended = bench::monotonic_seconds();
     r.seconds = r.ended - start;
+    if (wrong > 0) throw std::logic_error(fmt::format("lean: {} case(s) wrong, so its figures are not the work's", wrong));
     for (float* v : pinned) (void)cudaHostUnregister(v);
     return r;
 }

@@ -73,6 +73,34 @@ TEST_CASE("a child that cannot run, or dies, before it is ready stops the start 
     CHECK(bench::monotonic_seconds() - t0 < 30);  // neither waited for its patience
 }
 
+TEST_CASE("a child that dies is seen while the others still get ready") {
+    const double t0 = bench::monotonic_seconds();
+    forked_group group(2, [](int i, start_gate& gate) {
+        if (i == 0) usleep(5000000);  // child 0 takes 5 s to get ready
+        if (i == 1) raise(SIGKILL);
+        if (!gate.ready()) return child_result{};
+        return finished(1);
+    });
+    CHECK_FALSE(group.start(60));
+    CHECK(bench::monotonic_seconds() - t0 < 4);
+}
+
+TEST_CASE("a child that dies after it was ready, before its go, fails the start without ending the parent") {
+    forked_group group(2, [](int i, start_gate& gate) {
+        if (i == 1) {
+            const char ready = 1;
+            (void)!write(gate.up, &ready, 1);
+            close(gate.down);
+            raise(SIGKILL);
+        }
+        usleep(300000);
+        if (!gate.ready()) return child_result{};
+        return finished(1);
+    });
+    usleep(200000);  // child 1 is gone by now
+    CHECK_FALSE((group.start(60) && !group.results(60).empty()));
+}
+
 TEST_CASE("a child that fails after it was ready leaves no results") {
     forked_group group(2, [](int i, start_gate& gate) {
         if (!gate.ready()) return child_result{};
