@@ -1,13 +1,15 @@
 #pragma once
 // K child processes that get ready on their own, then start one piece of timed work at the
 // same moment (bench/gpu_sharing.cu). Each has its own pair of pipes (up: "ready", then its
-// result; down: "go"), so that the parent sees at once when one dies (its up pipe ends),
-// and each dies with the parent.
+// result; down: "go"), so that the parent sees at once when one dies before "go" (its up
+// pipe ends); after "go" the results are read in order, each within the patience. Each
+// child dies with the parent.
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <csignal>
 #include <ctime>
 #include <cstdio>
@@ -90,7 +92,10 @@ public:
         const double give_up = monotonic_seconds() + patience_s;
         while (!waiting.empty()) {
             const double left = give_up - monotonic_seconds();
-            if (left <= 0 || poll(waiting.data(), waiting.size(), static_cast<int>(left * 1000) + 1) < 0) return false;
+            if (left <= 0) return false;
+            const int ready = poll(waiting.data(), waiting.size(), static_cast<int>(left * 1000) + 1);
+            if (ready < 0 && errno == EINTR) continue;
+            if (ready < 0) return false;
             for (std::size_t i = waiting.size(); i-- > 0;) {
                 if (waiting[i].revents == 0) continue;
                 char byte = 0;
@@ -147,6 +152,8 @@ private:
             r = run(i, gate);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "process %d: %s\n", i, e.what());
+        } catch (...) {  // whatever it was, the child ends here, never in the parent's code
+            std::fprintf(stderr, "process %d: an exception\n", i);
         }
         gate.cannot();
         (void)!write(up[1], &r, sizeof r);

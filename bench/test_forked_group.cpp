@@ -88,25 +88,13 @@ TEST_CASE("a child that dies is seen while the others still get ready") {
 TEST_CASE("a child that dies after it was ready, before its go, fails the start without ending the parent") {
     forked_group group(2, [](int i, start_gate& gate) {
         if (i == 1) {
+            close(gate.down);  // nothing can write its go now
             const char ready = 1;
             (void)!write(gate.up, &ready, 1);
-            close(gate.down);
             raise(SIGKILL);
         }
-        usleep(300000);
         if (!gate.ready()) return child_result{};
         return finished(1);
     });
-    usleep(200000);  // child 1 is gone by now
-    CHECK_FALSE((group.start(60) && !group.results(60).empty()));
-}
-
-TEST_CASE("a child that fails after it was ready leaves no results") {
-    forked_group group(2, [](int i, start_gate& gate) {
-        if (!gate.ready()) return child_result{};
-        if (i == 1) throw std::runtime_error("a kernel failed (expected in this test)");
-        return finished(1);
-    });
-    REQUIRE(group.start(60));
-    CHECK(group.results(60).empty());
+    CHECK_FALSE(group.start(60));  // without SIGPIPE ignored, this test's process would end here
 }
