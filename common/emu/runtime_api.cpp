@@ -1,6 +1,7 @@
 // The CUDA runtime calls the course makes, on the CPU emulator. Errors are "sticky" like
 // nothing here: a failed call returns its code and cudaGetLastError reports it once.
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "emu/cuda_emu.hpp"
@@ -26,6 +27,17 @@ cudaError_t cudaMalloc(void** ptr, std::size_t bytes) {
 cudaError_t cudaFree(void* ptr) {
     if (ptr == nullptr) return cudaSuccess;
     return record(emu::memory::release(ptr) ? cudaSuccess : cudaErrorInvalidDevicePointer);
+}
+
+cudaError_t cudaMallocHost(void** ptr, std::size_t bytes) {
+    if (ptr == nullptr) return record(cudaErrorInvalidValue);
+    *ptr = std::malloc(bytes == 0 ? 1 : bytes);
+    return record(*ptr != nullptr ? cudaSuccess : cudaErrorMemoryAllocation);
+}
+
+cudaError_t cudaFreeHost(void* ptr) {
+    std::free(ptr);
+    return cudaSuccess;
 }
 
 cudaError_t cudaMemcpy(void* dst, const void* src, std::size_t bytes, cudaMemcpyKind kind) {

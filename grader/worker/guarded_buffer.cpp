@@ -11,8 +11,40 @@
 namespace course {
 
 namespace {
-std::vector<std::uint32_t> guard_pattern() { return std::vector<std::uint32_t>(guard_words, guard_bits); }
+
+// Page-locked host words, made on first use and kept for the process's life (a worker's):
+// the guard pattern the buffers are armed from, so that arming them is queued rather than
+// staged and waited for, then room for what comes back (readback_words).
+constexpr std::size_t readback_capacity = 1024;
+
+float* page_locked_words() {
+    static float* const words = [] {
+        void* p = nullptr;
+        CUDA_CHECK(cudaMallocHost(&p, (guard_words + readback_capacity) * sizeof(float)));
+        auto* w = static_cast<float*>(p);
+        for (std::size_t i = 0; i < guard_words; ++i) std::memcpy(w + i, &guard_bits, sizeof(float));
+        return w;
+    }();
+    return words;
+}
+
+const float* guard_pattern() { return page_locked_words(); }
+
 }  // namespace
+
+bool guards_match(const float* words) {
+    for (std::size_t i = 0; i < guard_words; ++i) {
+        std::uint32_t bits = 0;
+        std::memcpy(&bits, words + i, sizeof bits);
+        if (bits != guard_bits) return false;
+    }
+    return true;
+}
+
+float* readback_words(std::size_t count) {
+    if (count > readback_capacity) throw std::logic_error("readback_words: more than its page-locked room");
+    return page_locked_words() + guard_words;
+}
 
 guarded_buffer::guarded_buffer(std::size_t count, const char* label)
     : buf_(count + guard_words, label), count_(count) {
@@ -25,17 +57,23 @@ guarded_buffer::guarded_buffer(std::size_t count, const char* label)
 }
 
 void guarded_buffer::poison() {
-    CUDA_CHECK(cudaMemset(buf_.data(), 0xFF, count_ * sizeof(float)));
-    const auto guards = guard_pattern();
-    CUDA_CHECK(cudaMemcpy(buf_.data() + count_, guards.data(), guard_words * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemsetAsync(buf_.data(), 0xFF, count_ * sizeof(float)));
+    CUDA_CHECK(cudaMemcpyAsync(buf_.data() + count_, guard_pattern(), guard_words * sizeof(float),
+                               cudaMemcpyHostToDevice));
 }
 
 void guarded_buffer::poison_async() { CUDA_CHECK(cudaMemsetAsync(buf_.data(), 0xFF, count_ * sizeof(float))); }
 
 void guarded_buffer::upload(const float* host, std::size_t count) {
     CUDA_CHECK(cudaMemcpy(buf_.data(), host, count * sizeof(float), cudaMemcpyHostToDevice));
-    const auto guards = guard_pattern();
-    CUDA_CHECK(cudaMemcpy(buf_.data() + count_, guards.data(), guard_words * sizeof(float), cudaMemcpyHostToDevice));
+    CUDA_CHECK(cudaMemcpyAsync(buf_.data() + count_, guard_pattern(), guard_words * sizeof(float),
+                               cudaMemcpyHostToDevice));
+}
+
+void guarded_buffer::copy_from_device(const float* device) {
+    CUDA_CHECK(cudaMemcpyAsync(buf_.data(), device, count_ * sizeof(float), cudaMemcpyDeviceToDevice));
+    CUDA_CHECK(cudaMemcpyAsync(buf_.data() + count_, guard_pattern(), guard_words * sizeof(float),
+                               cudaMemcpyHostToDevice));
 }
 
 void guarded_buffer::set(std::size_t index, float value) {
@@ -49,9 +87,17 @@ void guarded_buffer::read(std::size_t offset, float* host, std::size_t count) co
 }
 
 bool guarded_buffer::guards_intact() const {
-    std::vector<std::uint32_t> host(guard_words);
+    std::vector<float> host(guard_words);
     CUDA_CHECK(cudaMemcpy(host.data(), buf_.data() + count_, guard_words * sizeof(float), cudaMemcpyDeviceToHost));
-    return host == guard_pattern();
+    return guards_match(host.data());
+}
+
+void guarded_buffer::queue_read_all(float* host) const {
+    CUDA_CHECK(cudaMemcpyAsync(host, buf_.data(), (count_ + guard_words) * sizeof(float), cudaMemcpyDeviceToHost));
+}
+
+void guarded_buffer::queue_read_guards(float* host) const {
+    CUDA_CHECK(cudaMemcpyAsync(host, buf_.data() + count_, guard_words * sizeof(float), cudaMemcpyDeviceToHost));
 }
 
 }  // namespace course

@@ -25,22 +25,38 @@ public:
     const float* data() const { return buf_.data(); }
     std::size_t size() const { return count_; }
 
-    // Fills the payload with poison_bits and the guards with guard_bits.
+    // Fills the payload with poison_bits and the guards with guard_bits, queued.
     void poison();
     // Fills only the payload, queued on the default stream: between timed runs, where a
     // synchronous copy of the guards would cost more than the poisoning itself.
     void poison_async();
-    // Payload from host, guards re-armed.
+    // Payload from host, guards re-armed (queued).
     void upload(const float* host, std::size_t count);
+    // Payload from another device buffer of at least size() floats, guards re-armed; queued.
+    void copy_from_device(const float* device);
     // One payload element from the host: a changed input element between runs.
     void set(std::size_t index, float value);
     // `count` payload elements from `offset` to the host: a spot check of an output.
     void read(std::size_t offset, float* host, std::size_t count) const;
     bool guards_intact() const;
+    // Queues a copy of the payload and the guard words after it (size() + guard_words floats)
+    // to page-locked `host` (readback_words): read once the device is synchronised.
+    void queue_read_all(float* host) const;
+    // Queues a copy of the guard words alone (guard_words floats) to page-locked `host`.
+    void queue_read_guards(float* host) const;
 
 private:
     device_buffer<float> buf_;
     std::size_t count_ = 0;
 };
+
+// True when these guard_words floats are the guard pattern, bit for bit.
+bool guards_match(const float* words);
+
+// `count` floats of page-locked host memory for queue_read_all/queue_read_guards, made once
+// a process and shared by every caller: valid until the next call, so a caller reads what
+// came back before it queues more. A D2H copy into pageable memory waits for the device
+// by itself; with this one, a run's whole check costs a single synchronisation.
+float* readback_words(std::size_t count);
 
 }  // namespace course

@@ -8,6 +8,7 @@
 #include "inputs/inputs.hpp"
 #include "inputs/perturbation.hpp"
 #include "core/result.hpp"
+#include "worker/device_inputs.hpp"
 #include "worker/guarded_buffer.hpp"
 #include "worker/part.hpp"
 
@@ -37,8 +38,9 @@ public:
     // uploaded.
     void draw(input_kind kind, host_floats values, component_sums sums);
     // The case input of `kind` for the run's seed (reduction_case_seed) from `inputs`, with
-    // its sums, uploaded. The fixture never writes it: perturb() keeps its changes apart.
-    void use(input_kind kind, std::uint64_t run_seed, input_cache& inputs);
+    // its sums: copied on the device from its copy in `on_device` where that keeps one,
+    // uploaded otherwise. The fixture never writes it: perturb() keeps its changes apart.
+    void use(input_kind kind, std::uint64_t run_seed, input_cache& inputs, device_inputs* on_device = nullptr);
     // Rewrites a few elements on the host and the device (perturb_sums); the sums follow.
     void perturb(std::uint64_t seed, double tolerance_c);
     // Poisons out and scratch, payloads only, queued: before every timed run.
@@ -67,8 +69,8 @@ private:
 // The seed of the input of `kind` for a case of n elements (records).
 std::uint64_t reduction_case_seed(std::uint64_t run_seed, input_kind kind, std::size_t n);
 
-// Uploads the input of `kind` for (seed, n), from `inputs`, and checks one run.
+// Puts the input of `kind` for (seed, n), from `inputs`, in place (use) and checks one run.
 case_record run_reduction_case(const part& p, input_kind kind, std::size_t n, std::uint64_t run_seed,
-                               double tolerance_c, input_cache& inputs);
+                               double tolerance_c, input_cache& inputs, device_inputs* on_device = nullptr);
 
 }  // namespace course

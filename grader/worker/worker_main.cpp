@@ -114,6 +114,8 @@ int run_correctness_phase(const std::vector<const part*>& parts, correctness_job
                           bool wait_for_go_first) {
     // The inputs first, on the host and while other graders may be timing: no GPU needed.
     prepare_correctness_inputs(job, parts);
+    device_inputs on_device(keep_inputs_on_device);
+    job.on_device = &on_device;
     if (wait_for_go_first) {
         correctness_ready_event ready;
         for (const part* p : parts) ready.parts.push_back(p->id);

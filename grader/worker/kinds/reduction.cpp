@@ -43,7 +43,7 @@ void random_and_changed_cases(const part& p, std::size_t n, const std::string& s
     const std::string random = to_string(input_kind::random);
     suite.run(random, size, n, [&] {
         fixture.emplace(n, p.shape.scratch_elems(n), p.record_len);
-        fixture->use(input_kind::random, job.seed, suite.inputs());
+        fixture->use(input_kind::random, job.seed, suite.inputs(), job.on_device);
         const case_record rec = fixture->check(p, job.tolerance_c);
         first_ok = rec.ok;
         return rec;
@@ -124,14 +124,15 @@ public:
                     continue;
                 }
                 suite.run(to_string(kind), size.word(), n, [&] {
-                    return run_reduction_case(p, kind, n, job.seed, job.tolerance_c, suite.inputs());
+                    return run_reduction_case(p, kind, n, job.seed, job.tolerance_c, suite.inputs(), job.on_device);
                 });
             }
         }
         for (const auto& size : cases.large) {
             const std::size_t n = count_of(size);
             suite.run(to_string(input_kind::random), size.word(), n, [&] {
-                return run_reduction_case(p, input_kind::random, n, job.seed, job.tolerance_c, suite.inputs());
+                return run_reduction_case(p, input_kind::random, n, job.seed, job.tolerance_c, suite.inputs(),
+                                          job.on_device);
             });
         }
     }
