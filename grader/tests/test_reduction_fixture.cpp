@@ -29,13 +29,15 @@ course::part host_part(std::function<void(const course::launch_args&, std::size_
     return p;
 }
 
-// Sums in[0..n) in double, as no kernel would, but well within any tolerance.
+// The sum of in[0..count) in double, as no kernel would, but well within any tolerance.
+float host_sum(const float* in, std::size_t count) {
+    double s = 0;
+    for (std::size_t i = 0; i < count; ++i) s += in[i];
+    return static_cast<float>(s);
+}
+
 course::part honest() {
-    return host_part([](const course::launch_args& a, std::size_t) {
-        double s = 0;
-        for (std::size_t i = 0; i < a.n; ++i) s += a.in[i];
-        a.out[0] = static_cast<float>(s);
-    });
+    return host_part([](const course::launch_args& a, std::size_t) { a.out[0] = host_sum(a.in, a.n); });
 }
 
 course::case_record one_case(const course::part& p, input_kind kind, std::size_t n, course::input_cache& inputs,
@@ -95,9 +97,7 @@ TEST_CASE("fixture: the result, the output's guards and the partial sums' guards
     CHECK(untouched.detail == "the output still holds the poison value: the last pass never wrote it");
 
     const auto past_out = host_part([](const course::launch_args& a, std::size_t) {
-        double s = 0;
-        for (std::size_t i = 0; i < a.n; ++i) s += a.in[i];
-        a.out[0] = static_cast<float>(s);
+        a.out[0] = host_sum(a.in, a.n);
         a.out[1] = 0;  // one float past the one the kernel was given
     });
     const auto out_hit = one_case(past_out, input_kind::random, n, inputs, &kept);
@@ -105,9 +105,7 @@ TEST_CASE("fixture: the result, the output's guards and the partial sums' guards
     CHECK(out_hit.guard_hit);
 
     const auto past_scratch = host_part([](const course::launch_args& a, std::size_t scratch) {
-        double s = 0;
-        for (std::size_t i = 0; i < a.n; ++i) s += a.in[i];
-        a.out[0] = static_cast<float>(s);
+        a.out[0] = host_sum(a.in, a.n);
         a.scratch[scratch + 63] = 0;  // the last guard word of the partial sums
     });
     const auto scratch_hit = one_case(past_scratch, input_kind::random, n, inputs, &kept);
@@ -116,9 +114,7 @@ TEST_CASE("fixture: the result, the output's guards and the partial sums' guards
     CHECK(scratch_hit.detail == "a guard word past the end of an output or partial-sum buffer was overwritten");
 
     const auto past_in = host_part([](const course::launch_args& a, std::size_t) {
-        double s = 0;
-        for (std::size_t i = 0; i <= a.n; ++i) s += a.in[i];  // one element too many
-        a.out[0] = static_cast<float>(s);
+        a.out[0] = host_sum(a.in, a.n + 1);  // one element too many
     });
     const auto nan = one_case(past_in, input_kind::random, n, inputs, &kept);
     CHECK_FALSE(nan.ok);
@@ -131,11 +127,7 @@ TEST_CASE("fixture: a changed input after a copied one: a remembered result fail
     const std::size_t n = 4097;
     float remembered = NAN;
     const auto memo = host_part([&remembered](const course::launch_args& a, std::size_t) {
-        if (std::isnan(remembered)) {
-            double s = 0;
-            for (std::size_t i = 0; i < a.n; ++i) s += a.in[i];
-            remembered = static_cast<float>(s);
-        }
+        if (std::isnan(remembered)) remembered = host_sum(a.in, a.n);
         a.out[0] = remembered;
     });
     for (const bool cheat : {false, true}) {
