@@ -27,10 +27,10 @@ public:
 
     // Fills the payload with poison_bits and the guards with guard_bits, queued.
     void poison();
-    // Fills only the payload, queued on the default stream: between timed runs, where a
-    // synchronous copy of the guards would cost more than the poisoning itself.
+    // Fills only the payload, queued: between timed runs, where the guards are checked
+    // only once the runs are over.
     void poison_async();
-    // Payload from host, guards re-armed (queued).
+    // Payload from host (waited for), guards re-armed (queued).
     void upload(const float* host, std::size_t count);
     // Payload from another device buffer of at least size() floats, guards re-armed; queued.
     void copy_from_device(const float* device);
