@@ -52,7 +52,8 @@ def read_verdicts(results):
     return out
 
 
-PHASES = ("start", "correctness", "timing", "gpu_alone", "gpu_shared", "gpu_wait", "emulator", "checks", "total")
+PHASES = ("start", "correctness", "emulator", "emulator_wait", "timing", "gpu_alone", "gpu_shared", "gpu_wait", "checks",
+          "total")
 
 
 def phase_medians(results):

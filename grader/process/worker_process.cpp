@@ -14,6 +14,7 @@
 #include <cstring>
 #include <exception>
 #include <filesystem>
+#include <mutex>
 #include <sstream>
 
 namespace course {
@@ -54,8 +55,12 @@ void install_stop_handlers() {
     }
 }
 
-// Records a running group (`pgid` > 0) or forgets it (`-pgid`).
+// Records a running group or forgets it. Graders run workers from more than one thread
+// (the emulator's run beside the GPU's cases), so a slot is claimed under a lock; the
+// signal handler only reads the slots.
 void track_group(pid_t pgid, bool running) {
+    static std::mutex slots;
+    const std::lock_guard<std::mutex> hold(slots);
     for (int i = 0; i < max_groups; ++i) {
         if (running && g_groups[i] == 0) {
             g_groups[i] = pgid;

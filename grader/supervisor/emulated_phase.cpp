@@ -1,7 +1,12 @@
 // GPU grading: the technique checks read the CPU emulator's counters there too, so that a
 // lab file gets one verdict on its technique whichever backend grades it. The same file,
-// compiled for the emulator beside the GPU build, runs its correctness cases there.
+// compiled for the emulator beside the GPU build, runs its correctness cases there, on
+// the CPU's cores while the GPU's own correctness cases run (grade_lab).
 #include <fmt/format.h>
+
+#include "core/stopwatch.hpp"
+
+#include <memory>
 
 #include "supervisor/phases.hpp"
 #include "supervisor/worker_choice.hpp"
@@ -21,20 +26,30 @@ std::string first_failure(const correctness_result& c) {
 
 }  // namespace
 
-void emulated_technique_phase(const session& s, std::map<std::string, part_result>& results) {
+std::future<emulated_run> start_emulated_technique_run(const session& s) {
     const std::string worker = worker_path(s.opt, "emulated");
-    if (!executable(worker)) return;  // a build without the emulator: the GPU's own checks only
-    session e(s.opt, s.pol);
-    e.worker = worker;
-    e.backend = "emulated";
-    e.seed = s.seed;
-    e.parts = s.parts;
-    e.student_source = s.student_source;
-    std::map<std::string, part_result> emulated;
-    correctness_phase(e, emulated);
+    if (!executable(worker)) return {};  // a build without the emulator: the GPU's own checks only
+    // Its own session, filled before the thread starts: the caller's goes on being written.
+    auto e = std::make_shared<session>(s.opt, s.pol);
+    e->worker = worker;
+    e->backend = "emulated";
+    e->seed = s.seed;
+    e->parts = s.parts;
+    e->student_source = s.student_source;
+    return std::async(std::launch::async, [e] {
+        const stopwatch clock;
+        emulated_run run;
+        correctness_phase(*e, run.parts);
+        run.seconds = clock.seconds();
+        return run;
+    });
+}
+
+void take_emulated_technique_run(const session& s, emulated_run from_run,
+                                 std::map<std::string, part_result>& results) {
     for (const auto& meta : s.parts) {
         part_result& into = results[meta.id];
-        part_result& from = emulated[meta.id];
+        part_result& from = from_run.parts[meta.id];
         into.counters = std::move(from.counters);
         into.counters_problems = std::move(from.counters_problems);
         into.hazards = std::move(from.hazards);

@@ -1,6 +1,7 @@
 #include "supervisor/phase_runner.hpp"
 
 #include <algorithm>
+#include <mutex>
 
 #include <fmt/format.h>
 
@@ -18,6 +19,13 @@ std::vector<std::string> session::part_ids() const {
     std::vector<std::string> ids;
     for (const auto& p : parts) ids.push_back(p.id);
     return ids;
+}
+
+void session::say(const std::string& line) const {
+    static std::mutex one_line;
+    if (!opt.progress) return;
+    const std::lock_guard<std::mutex> hold(one_line);
+    opt.progress(line);
 }
 
 std::string last_lines(const std::string& text, int lines) {

@@ -1,4 +1,5 @@
 #pragma once
+#include <future>
 #include <map>
 #include <string>
 
@@ -18,8 +19,15 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
 
 // GPU: the same parts' correctness cases on the CPU emulator, for its counters and
 // hazards, which the technique checks read on both backends (emulator_verdict says how the
-// emulator's cases went). Nothing when the build has no emulated worker.
-void emulated_technique_phase(const session& s, std::map<std::string, part_result>& results);
+// emulator's cases went). It needs no GPU, so it runs on a thread of its own beside the
+// GPU's correctness cases: start_... starts it (no future when the build has no emulated
+// worker) and take_... moves what it found into the parts' results.
+struct emulated_run {
+    std::map<std::string, part_result> parts;
+    double seconds = 0;  // its own wall time, beside the GPU's cases
+};
+std::future<emulated_run> start_emulated_technique_run(const session& s);
+void take_emulated_technique_run(const session& s, emulated_run run, std::map<std::string, part_result>& results);
 
 // The policy's technique checks of the lab (into `r`) and of each part.
 void checks_phase(const session& s, lab_result& r, std::map<std::string, part_result>& results);

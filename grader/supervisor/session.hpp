@@ -37,9 +37,8 @@ struct session {
     // The GPU this grading shares with other graders (--gpu-lock); locks nothing on the emulator.
     gpu_lock lock() const { return gpu_lock(gpu() ? opt.gpu_lock : "", &gpu_seconds.waited); }
     std::vector<std::string> part_ids() const;
-    void say(const std::string& line) const {
-        if (opt.progress) opt.progress(line);
-    }
+    // One whole line at a time: the emulator's run speaks from a thread of its own.
+    void say(const std::string& line) const;
 };
 
 // "A,B" from {"A", "B"}.
