@@ -52,8 +52,8 @@ def read_verdicts(results):
     return out
 
 
-PHASES = ("start", "correctness", "emulator", "emulator_wait", "timing", "gpu_alone", "gpu_shared", "gpu_wait", "checks",
-          "total")
+PHASES = ("start", "correctness", "racecheck", "emulator", "emulator_wait", "timing", "gpu_alone", "gpu_shared",
+          "gpu_wait", "checks", "total")
 
 
 def phase_medians(results):

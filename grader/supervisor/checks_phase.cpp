@@ -8,25 +8,25 @@
 
 namespace course {
 
-namespace {
-
 // races: every race-checked part that is correct, in one racecheck run (GPU; the
 // emulator finds races in its traced runs, emulated_checks()).
-void race_checks(const session& s, std::map<std::string, part_result>& results) {
-    if (!s.gpu()) return;
+race_results race_phase(const session& s, const std::map<std::string, part_result>& results) {
+    race_results found;
+    if (!s.gpu()) return found;
     const lab_policy& lp = s.lab();
     // The student's kernels live in namespace <lab>_student (docs/architecture.md).
     const std::string ns = s.opt.lab + "_student";
     std::vector<race_target> targets;
     for (const auto& p : s.parts) {
         if (!racecheck_judges(lp, p.id, true)) continue;
-        if (results[p.id].correctness.status == correctness_status::passed) {
+        const auto it = results.find(p.id);
+        if (it != results.end() && it->second.correctness.status == correctness_status::passed) {
             targets.push_back({p.id, ns + "::" + p.kernel, p.kernel, p.kind});
         } else {
-            results[p.id].checks.push_back({"races", check_status::skipped, "not checked: the kernel is not correct"});
+            found[p.id].push_back({"races", check_status::skipped, "not checked: the kernel is not correct"});
         }
     }
-    if (targets.empty()) return;
+    if (targets.empty()) return found;
     std::vector<std::string> ids;
     for (const auto& t : targets) ids.push_back(t.part);
     s.say("compute-sanitizer racecheck: part(s) " + join(ids, ", "));
@@ -40,10 +40,13 @@ void race_checks(const session& s, std::map<std::string, part_result>& results) 
     // cases may share the GPU meanwhile.
     gpu_turn turn(s.lock(), gpu_turn::phase::correctness);
     options.turn = &turn;
-    for (auto& [id, check] : check_races(s.worker, targets, options, true)) results[id].checks.push_back(check);
+    for (auto& [id, check] : check_races(s.worker, targets, options, true)) found[id].push_back(check);
     turn.finish();
     s.gpu_seconds.shared += turn.seconds_held();
+    return found;
 }
+
+namespace {
 
 // The emulator's checks of each part, from its counters: hazards, and the policy's
 // emulated_checks with the lab's bank_wavefronts. On a GPU too, where racecheck already
@@ -67,7 +70,8 @@ void emulated_checks(const session& s, const part_info& p, std::vector<check_res
 
 }  // namespace
 
-void checks_phase(const session& s, lab_result& r, std::map<std::string, part_result>& results) {
+void checks_phase(const session& s, lab_result& r, std::map<std::string, part_result>& results,
+                  race_results races) {
     const lab_policy& lp = s.lab();
     const auto wanted = [&](const char* name) { return listed(lp.checks, name); };
     if (wanted("no_libraries"))
@@ -110,7 +114,9 @@ void checks_phase(const session& s, lab_result& r, std::map<std::string, part_re
             checks.push_back(check_sanitize(s.worker, p.id, s.seed, s.pol.tolerance_c, sanitizer_cases(s.pol), s.gpu()));
         }
     }
-    race_checks(s, results);
+    // Last in each part's list, as when racecheck ran here: it runs earlier (race_phase).
+    for (auto& [id, checks] : races)
+        for (auto& c : checks) results[id].checks.push_back(std::move(c));
 }
 
 }  // namespace course

@@ -80,13 +80,17 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
         // (once their inputs are made: correctness_phase); timing (once its inputs are
         // made: timing_phase) and Nsight Compute (in the checks phase) have it to themselves.
         // On a GPU, the emulator's run of the same file goes on beside the correctness cases
-        // (it needs only the CPU), and before timing, which it must not slow down: `emulator`
-        // is its own wall time, `emulator_wait` what the grading waited for it after them.
+        // and racecheck (it needs only the CPU), and ends before timing, which it must not
+        // slow down: `emulator` is its own wall time, `emulator_wait` what the grading waited
+        // for it after them.
         std::future<emulated_run> emulated;
         if (s.gpu()) emulated = start_emulated_technique_run(s);
         correctness_phase(s, results);
         lap("correctness");
+        race_results races;
         if (s.gpu()) {
+            races = race_phase(s, results);
+            lap("racecheck");
             if (emulated.valid()) {
                 emulated_run run = emulated.get();
                 r.seconds["emulator"] = run.seconds;
@@ -101,7 +105,7 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
                 r.notes.push_back("--profile did not run: Nsight Compute needs a GPU. The emulator's counters below "
                                   "count the shared-memory wavefronts instead.");
         }
-        checks_phase(s, r, results);
+        checks_phase(s, r, results, std::move(races));
         lap("checks");
         if (s.unshown_output_lines > 0)
             r.notes.push_back(fmt::format("Your kernels printed {} line(s) while being graded, not shown here: "

@@ -2,6 +2,7 @@
 #include <future>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "core/result.hpp"
 #include "supervisor/session.hpp"
@@ -29,7 +30,15 @@ struct emulated_run {
 std::future<emulated_run> start_emulated_technique_run(const session& s);
 void take_emulated_technique_run(const session& s, emulated_run run, std::map<std::string, part_result>& results);
 
-// The policy's technique checks of the lab (into `r`) and of each part.
-void checks_phase(const session& s, lab_result& r, std::map<std::string, part_result>& results);
+// GPU: compute-sanitizer racecheck of the correct parts the lab's race_check_parts name,
+// in one run, as soon as correctness is known: it holds the GPU shared, so it can go while
+// the emulator's run is still busy on the CPU. Its checks, by part id (none off a GPU).
+using race_results = std::map<std::string, std::vector<check_result>>;
+race_results race_phase(const session& s, const std::map<std::string, part_result>& results);
+
+// The policy's technique checks of the lab (into `r`) and of each part; `races` (from
+// race_phase) last in each part's list.
+void checks_phase(const session& s, lab_result& r, std::map<std::string, part_result>& results,
+                  race_results races = {});
 
 }  // namespace course
