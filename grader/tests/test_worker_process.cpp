@@ -10,6 +10,9 @@
 #include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <thread>
+#include <atomic>
+#include <algorithm>
 
 #include "process/worker_process.hpp"
 
@@ -217,4 +220,28 @@ TEST_CASE("time spent on a reply is neither the worker's silence nor its running
     });
     CHECK_FALSE(run.timed_out);
     CHECK(run.events.size() == 2);
+}
+
+TEST_CASE("workers run from two threads at once each end when they do") {
+    // A GPU grading runs the emulator's worker on a thread of its own beside the GPU's. A
+    // pipe of one run that a child of the other inherited would keep the first run waiting
+    // for the end of its output until that child exits: here, 3 s of sleep.
+    std::atomic<bool> slow_done{false};
+    std::thread slow([&] {
+        for (int i = 0; i < 2; ++i) CHECK(run_worker({"/bin/sh", "-c", "sleep 3; echo slow"}, {10, 20}).output_tail == "slow\n");
+        slow_done = true;
+    });
+    int quick_runs = 0;
+    double longest = 0;
+    bool all_echoed = true;
+    while (!slow_done) {
+        const worker_run run = run_worker({"/bin/sh", "-c", "echo quick"}, {10, 20});
+        all_echoed = all_echoed && run.exit_code == 0 && run.output_tail == "quick\n";
+        longest = std::max(longest, run.seconds);
+        ++quick_runs;
+    }
+    slow.join();
+    CHECK(all_echoed);
+    CHECK(quick_runs > 10);
+    CHECK(longest < 2.0);
 }
