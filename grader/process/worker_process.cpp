@@ -1,5 +1,7 @@
 #include "process/worker_process.hpp"
 
+#include "process/child_exec.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -76,62 +78,6 @@ void track_group(pid_t pgid, bool running) {
 // COURSE_PROCESS_LOG=FILE: one JSON line per finished child (log_run below;
 // scripts/throughput_load.py reads them).
 constexpr char process_log_variable[] = "COURSE_PROCESS_LOG";
-
-[[noreturn]] void child_fails(const std::string& msg) {
-    (void)!write(STDERR_FILENO, msg.data(), msg.size());
-    _exit(127);
-}
-
-// Sets soft and hard limit alike, except for CPU time: the soft limit sends SIGXCPU, which a
-// process may catch; the hard limit a second later kills it for good. A limit above the
-// one this process already has is lowered to it (only root may raise a hard limit).
-void set_limit(int resource, const std::optional<std::uint64_t>& value, const char* name) {
-    if (!value) return;
-    rlimit lim{};
-    lim.rlim_cur = static_cast<rlim_t>(*value);
-    lim.rlim_max = static_cast<rlim_t>(resource == RLIMIT_CPU ? *value + 1 : *value);
-    rlimit now{};
-    if (getrlimit(resource, &now) == 0 && now.rlim_max != RLIM_INFINITY) {
-        lim.rlim_max = std::min(lim.rlim_max, now.rlim_max);
-        lim.rlim_cur = std::min(lim.rlim_cur, lim.rlim_max);
-    }
-    if (setrlimit(resource, &lim) != 0) child_fails(std::string("cannot set ") + name + ": " + std::strerror(errno) + "\n");
-}
-
-[[noreturn]] void exec_child(const std::vector<std::string>& argv, int events_w, int output_w, int input_r,
-                             const std::vector<std::string>& extra_env, const worker_limits& limits) {
-    setpgid(0, 0);
-    dup2(output_w, STDOUT_FILENO);
-    dup2(output_w, STDERR_FILENO);
-    if (events_w != 3) {
-        dup2(events_w, 3);
-        close(events_w);
-    }
-    close(output_w);
-    if (input_r >= 0) {
-        dup2(input_r, STDIN_FILENO);
-    } else {
-        int devnull = open("/dev/null", O_RDONLY);
-        if (devnull >= 0) dup2(devnull, STDIN_FILENO);
-    }
-    // The log is the runner's to write (log_run), never a child's: a sandboxed worker that
-    // may write /tmp must not be able to add lines to it.
-    unsetenv(process_log_variable);
-    for (const auto& kv : extra_env) putenv(const_cast<char*>(kv.c_str()));
-    // Last, so that nothing overrides it: one student's wild store under MPS would fail the
-    // cases of every submission graded beside it (no_mps_pipe_directory).
-    setenv("CUDA_MPS_PIPE_DIRECTORY", no_mps_pipe_directory, 1);
-    // A limit that cannot be set must not run the tool unbounded: the child stops here.
-    set_limit(RLIMIT_CPU, limits.cpu_seconds, "RLIMIT_CPU");
-    set_limit(RLIMIT_AS, limits.address_space_bytes, "RLIMIT_AS");
-    set_limit(RLIMIT_FSIZE, limits.file_size_bytes, "RLIMIT_FSIZE");
-    set_limit(RLIMIT_CORE, limits.core_file_bytes, "RLIMIT_CORE");
-    std::vector<char*> args;
-    for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    execv(args[0], args.data());
-    child_fails("cannot start " + argv[0] + ": " + std::strerror(errno) + "\n");
-}
 
 // A fresh private folder (0700) for one run, the only one a sandboxed worker may write:
 // nothing a run leaves there reaches the next. Empty when none can be made.
@@ -217,6 +163,12 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
     const std::string scratch = make_scratch();
     std::vector<std::string> env = extra_env;
     if (!scratch.empty()) env.push_back("COURSE_WORKER_SCRATCH=" + scratch);
+    // The log is the runner's to write (log_run), never a child's: a sandboxed worker that
+    // may write /tmp must not be able to add lines to it. CUDA_MPS_PIPE_DIRECTORY last, so
+    // that nothing overrides it: one student's wild store under MPS would fail the cases of
+    // every submission graded beside it (no_mps_pipe_directory).
+    const child_exec child(argv, child_environment({process_log_variable}, env,
+                                                   {std::string("CUDA_MPS_PIPE_DIRECTORY=") + no_mps_pipe_directory}));
     const auto start = std::chrono::steady_clock::now();
     const pid_t pid = fork();
     if (pid < 0) {
@@ -227,10 +179,7 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
         std::filesystem::remove_all(scratch, ignored);
         return run;
     }
-    if (pid == 0) {
-        // dup2 clears O_CLOEXEC on the new descriptors, so fd 3 and the output survive exec.
-        exec_child(argv, events_pipe[1], output_pipe[1], input_pipe[0], env, limits);
-    }
+    if (pid == 0) child.run(events_pipe[1], output_pipe[1], input_pipe[0], limits);
     setpgid(pid, pid);
     install_stop_handlers();
     track_group(pid, true);

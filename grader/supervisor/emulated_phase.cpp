@@ -29,17 +29,26 @@ std::string first_failure(const correctness_result& c) {
 std::future<emulated_run> start_emulated_technique_run(const session& s) {
     const std::string worker = worker_path(s.opt, "emulated");
     if (!executable(worker)) return {};  // a build without the emulator: the GPU's own checks only
-    // Its own session, filled before the thread starts: the caller's goes on being written.
-    auto e = std::make_shared<session>(s.opt, s.pol);
-    e->worker = worker;
-    e->backend = "emulated";
-    e->seed = s.seed;
-    e->parts = s.parts;
-    e->student_source = s.student_source;
+    // Its own options and session, made before the thread starts: the caller's go on being
+    // used. Its progress lines say whose they are; the kernels' output is the GPU's to show
+    // (--show-output), not printed again, nor mixed into it, from here.
+    struct own {
+        grade_options opt;
+        session s;
+        own(const session& gpu) : opt(gpu.opt), s(opt, gpu.pol) {}
+    };
+    auto e = std::make_shared<own>(s);
+    e->opt.kernel_output = nullptr;
+    if (s.opt.progress) e->opt.progress = [say = s.opt.progress](const std::string& line) { say("emulator: " + line); };
+    e->s.worker = worker;
+    e->s.backend = "emulated";
+    e->s.seed = s.seed;
+    e->s.parts = s.parts;
+    e->s.student_source = s.student_source;
     return std::async(std::launch::async, [e] {
         const stopwatch clock;
         emulated_run run;
-        correctness_phase(*e, run.parts);
+        correctness_phase(e->s, run.parts);
         run.seconds = clock.seconds();
         return run;
     });

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -14,6 +15,7 @@
 #include <atomic>
 #include <algorithm>
 
+#include "process/child_exec.hpp"
 #include "process/worker_process.hpp"
 
 using namespace course;
@@ -244,4 +246,65 @@ TEST_CASE("workers run from two threads at once each end when they do") {
     CHECK(all_echoed);
     CHECK(quick_runs > 10);
     CHECK(longest < 2.0);
+}
+
+namespace {
+
+// In a child: the three pipes' ends placed by place_child_fds, after `onto3` (one of them)
+// was moved to fd 3 as a pipe made while another thread closed fd 3 would be. The child
+// echoes its stdin's first line to fd 3 and writes "out" to stdout.
+std::string placed_child(const char* onto3) {
+    int events[2], output[2], input[2];
+    REQUIRE(pipe2(events, O_CLOEXEC) == 0);
+    REQUIRE(pipe2(output, O_CLOEXEC) == 0);
+    REQUIRE(pipe2(input, O_CLOEXEC) == 0);
+    REQUIRE(write(input[1], "go\n", 3) == 3);
+    close(input[1]);
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+        int* moved = std::string(onto3) == "events" ? &events[1] : std::string(onto3) == "output" ? &output[1] : &input[0];
+        if (dup2(*moved, 3) < 0) _exit(2);
+        *moved = 3;
+        if (!place_child_fds(events[1], output[1], input[0])) _exit(3);
+        char line[8] = {};
+        if (read(STDIN_FILENO, line, 3) != 3) _exit(4);
+        if (write(3, line, 3) != 3 || write(STDOUT_FILENO, "out", 3) != 3) _exit(5);
+        _exit(0);
+    }
+    close(events[1]);
+    close(output[1]);
+    close(input[0]);
+    int status = 0;
+    waitpid(pid, &status, 0);
+    char got[16] = {}, out[16] = {};
+    const ssize_t g = read(events[0], got, sizeof got - 1), o = read(output[0], out, sizeof out - 1);
+    close(events[0]);
+    close(output[0]);
+    return std::to_string(WIFEXITED(status) ? WEXITSTATUS(status) : -1) + " " +
+           std::string(got, static_cast<std::size_t>(std::max<ssize_t>(g, 0))) + " " +
+           std::string(out, static_cast<std::size_t>(std::max<ssize_t>(o, 0)));
+}
+
+}  // namespace
+
+TEST_CASE("a child's descriptors are placed whichever of them already sits on fd 3") {
+    CHECK(placed_child("input") == "0 go\n out");
+    CHECK(placed_child("output") == "0 go\n out");
+    CHECK(placed_child("events") == "0 go\n out");
+}
+
+TEST_CASE("a child's environment: the caller's, less what is dropped or set, then the extra and the last") {
+    setenv("COURSE_TEST_UNSET", "unset", 1);
+    setenv("COURSE_TEST_DROP", "dropped", 1);
+    setenv("COURSE_TEST_SET", "old", 1);
+    const std::vector<std::string> env =
+        child_environment({"COURSE_TEST_DROP"}, {"COURSE_TEST_SET=new", "COURSE_TEST_UNSET"}, {"COURSE_TEST_LAST=1"});
+    unsetenv("COURSE_TEST_UNSET");
+    unsetenv("COURSE_TEST_DROP");
+    unsetenv("COURSE_TEST_SET");
+    std::vector<std::string> ours;
+    for (const auto& e : env)
+        if (e.rfind("COURSE_TEST_", 0) == 0) ours.push_back(e);
+    CHECK(ours == std::vector<std::string>{"COURSE_TEST_SET=new", "COURSE_TEST_LAST=1"});
 }
