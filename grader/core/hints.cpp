@@ -258,6 +258,19 @@ std::string size_pattern_hint(const std::vector<case_record>& cases, const cases
     return "";
 }
 
+// A size that went wrong below one that was right, where none of the rules above fits:
+// the result comes and goes, as a race's does from run to run on a GPU (where the cases of
+// a kernel that reads other warps' partial sums too early pass or fail by chance).
+std::string irregular_sizes_hint(const std::map<std::uint64_t, bool>& wrong) {
+    const auto first_wrong = std::find_if(wrong.begin(), wrong.end(), [](const auto& size) { return size.second; });
+    if (first_wrong == wrong.end()) return "";
+    if (std::none_of(std::next(first_wrong), wrong.end(), [](const auto& size) { return !size.second; })) return "";
+    return "Wrong for some sizes but right for larger ones, and no rule of sizes fits: a result that comes and goes "
+           "like this is most often a race, whose outcome changes from run to run on a GPU. Look for a step that "
+           "reads partial sums other warps wrote with no __syncthreads() before it, or a warp-level step without "
+           "__syncwarp() or shuffles: the CPU emulator (`--emulate`) names a shared-memory race with both lines.";
+}
+
 }  // namespace
 
 std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t elements_per_block,
@@ -317,6 +330,7 @@ std::string reduction_hint(const std::vector<case_record>& cases, std::uint64_t 
             "Right for every n up to {}, wrong from n = {} on{}: work through n = {} by hand with the diagram in "
             "the handout.",
             b.last_right, b.first_wrong, witness_words(ones_witness(failed)), b.first_wrong);
+    if (auto h = irregular_sizes_hint(wrong); !h.empty()) return h;
     // Only sizes the grader ran: a record without its size (n = 0) names none.
     std::uint64_t smallest = 0;
     for (const auto* c : failed)

@@ -288,3 +288,26 @@ TEST_CASE("all ones past 2^24 that passed says nothing: a float's tolerance ther
           "Wrong exactly when n is not a multiple of 4 (all ones, n = 1: 0 instead of 1): the n % 4 elements after "
           "the last whole float4 are mishandled. Add them once, each element at or past n counting as 0.");
 }
+
+TEST_CASE("wrong below a size that was right, with no rule of sizes: a race") {
+    // lab 4 A without the barrier before the last warp combines (unsynced_combine) on a GPU:
+    // n = 255 happened to come out right between two sizes that did not.
+    const std::vector<case_record> comes_and_goes = {
+        rec("ones", 1, true),  rec("ones", 32, true),   rec("ones", 33, false, 33, 32),
+        rec("ones", 255, true), rec("ones", 256, false, 256, 224), rec("ones", 4097, false, 4097, 4000)};
+    CHECK(reduction_hint(comes_and_goes, 1024) ==
+          "Wrong for some sizes but right for larger ones, and no rule of sizes fits: a result that comes and goes "
+          "like this is most often a race, whose outcome changes from run to run on a GPU. Look for a step that "
+          "reads partial sums other warps wrote with no __syncthreads() before it, or a warp-level step without "
+          "__syncwarp() or shuffles: the CPU emulator (`--emulate`) names a shared-memory race with both lines.");
+    // A larger size right only on a random input proves nothing (its sum may lie within the
+    // tolerance by chance): the last resort stays.
+    CHECK(reduction_hint({rec("ones", 1, true), rec("ones", 33, false, 33, 32), rec("random", 255, true)}, 1024) ==
+          "Work through the smallest failing case by hand (n = 33) with the diagram in the handout.");
+    // Wrong from one size on, right below it: the boundary's own hint, not a race.
+    CHECK(reduction_hint({rec("ones", 1, true), rec("ones", 255, true), rec("ones", 256, false, 256, 224),
+                          rec("ones", 4097, false, 4097, 4000)},
+                         1024) ==
+          "Right for every n up to 255, wrong from n = 256 on (all ones, n = 256: 224 instead of 256): work through "
+          "n = 256 by hand with the diagram in the handout.");
+}
