@@ -260,14 +260,6 @@ int worker_main(int argc, char** argv, const lab_config& config) {
                                       false});
             return exit_usage;
         }
-#if !defined(COURSE_EMULATE)
-        // Sleep, not spin, while the GPU works: the class's graders share the host's cores
-        // (the emulator's runs, compute-sanitizer, builds), and by default a waiting thread
-        // spins on one of them for as long as the GPU takes, another grader's turn included.
-        // Kernel times come from events on the GPU, which this does not move. Before the
-        // context exists, which then takes it.
-        CUDA_CHECK(cudaSetDeviceFlags(cudaDeviceScheduleBlockingSync));
-#endif
         const device_info device = query_device();
         loaded_lab lab{config.student(), config.reference(), config.baseline()};
         // Create the CUDA context (device files, driver threads) while the worker is
