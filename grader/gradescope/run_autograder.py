@@ -50,13 +50,14 @@ def grade(root, results):
     with open(os.path.join(source, "gradescope_lab")) as f:
         lab = f.read().strip()
     policy = os.path.join(source, "gradescope_policy.jsonc")
-    d, built = grade_one.grade_alone(os.path.join(root, "build"), lab, os.path.join(root, "submission"),
-                                     tempfile.mkdtemp(prefix="autograder-"), policy if os.path.exists(policy) else None)
-    with open(os.path.join(d, names.TEXT), encoding="utf-8", errors="replace") as f:
-        print(f.read(), end="")  # the human report, which Gradescope shows the student
-    shutil.copyfile(os.path.join(d, names.GRADESCOPE), results)
-    if built:
-        add_page(results, os.path.join(d, names.REPORT), os.path.join(d, names.GRADED_FILE))
+    with tempfile.TemporaryDirectory(prefix="autograder-") as out:
+        d, built = grade_one.grade_alone(os.path.join(root, "build"), lab, os.path.join(root, "submission"),
+                                         out, policy if os.path.exists(policy) else None)
+        with open(os.path.join(d, names.TEXT), encoding="utf-8", errors="replace") as f:
+            print(f.read(), end="")  # the human report, which Gradescope shows the student
+        shutil.copyfile(os.path.join(d, names.GRADESCOPE), results)
+        if built:
+            add_page(results, os.path.join(d, names.REPORT), os.path.join(d, names.GRADED_FILE))
     return None
 
 

@@ -53,10 +53,15 @@ class GradescopeTest(unittest.TestCase):
             os.makedirs(os.path.dirname(os.path.join(sub, name)), exist_ok=True)
             with open(os.path.join(sub, name), "w") as f:
                 f.write(text)
-        env = dict(os.environ, AUTOGRADER_ROOT=self.root)
+        scratch = os.path.join(self.tmp, "tmpdir")  # the grading's own temporary files land here
+        shutil.rmtree(scratch, ignore_errors=True)
+        os.makedirs(scratch)
+        env = dict(os.environ, AUTOGRADER_ROOT=self.root, TMPDIR=scratch)
         run = subprocess.run(["bash", os.path.join(self.root, "source", "run_autograder")], env=env,
                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         self.assertEqual(run.returncode, 0, run.stdout.decode())
+        # A test run or an instructor's rerun grades many in one machine: nothing may pile up.
+        self.assertEqual(os.listdir(scratch), [])
         self.stdout = run.stdout.decode("utf-8", "replace")
         with open(os.path.join(self.root, "results", "results.json")) as f:
             return json.load(f)
