@@ -96,6 +96,8 @@ function(course_guard_args out)
   endif()
   set(args --lab ${lab} --backend ${backend} --source ${file} --namespace ${lab}_student --display-name ${shown}
            --verdict ${ARG_VERDICT}
+           # The toolchain probe's answer, kept for every student file compiled the same way.
+           --toolchain-cache ${CMAKE_BINARY_DIR}/guard/toolchain
            --allow ${common}/contracts/lab_impl.hpp --allow ${COURSE_CONTRACTS_INCLUDE_DIR}/contracts/${lab}.cuh
            --allow ${common}/course/cuda_compat.hpp
            # The GPU build's bounded printf, included before the lab file (cmake/lab_kernels.in).

@@ -1,10 +1,12 @@
 // The guard's second phase: every file the compile of the student's file reaches must be
 // the file itself, a file the lab allows, or a header of the toolchain.
 #include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
 #include "guard/guard_run.hpp"
+#include "guard/toolchain_cache.hpp"
 
 namespace fs = std::filesystem;
 
@@ -14,7 +16,7 @@ using namespace course::rules;
 
 // ---- 2. dependencies ----
 
-std::vector<std::string> guard_run::system_roots(const std::string& scratch) {
+std::vector<std::string> guard_run::system_roots(const std::string& scratch, bool fresh_probe) {
     std::vector<std::string> roots = {"/usr/include", "/usr/lib/gcc"};
     std::error_code ec;
     for (const auto& entry : fs::directory_iterator("/usr/local", ec)) {
@@ -42,7 +44,7 @@ std::vector<std::string> guard_run::system_roots(const std::string& scratch) {
         for (const auto& dir : parse_search_dirs(r.output_tail)) roots.push_back(dir);
     }
     for (const auto& s : o_.system) roots.push_back(s);
-    add_toolchain_roots(roots, scratch);
+    add_toolchain_roots(roots, scratch, host, fresh_probe);
     std::vector<std::string> real;
     for (const auto& r : roots) {
         const std::string p = real_path(r);
@@ -54,7 +56,8 @@ std::vector<std::string> guard_run::system_roots(const std::string& scratch) {
 // The folders of the headers that the same compile command reaches for standard and
 // CUDA includes alone: whatever host compiler nvcc was set up with (a GCC under /opt,
 // say), its built-in headers count as the toolchain's.
-void guard_run::add_toolchain_roots(std::vector<std::string>& roots, const std::string& scratch) {
+void guard_run::add_toolchain_roots(std::vector<std::string>& roots, const std::string& scratch,
+                                    const std::string& host, bool fresh_probe) {
     if (cc_.input.empty()) return;
     const std::string ext = family_ == compiler_family::nvcc ? ".cu" : ".cpp";
     const std::string probe = scratch + "/toolchain_probe" + ext, deps = scratch + "/toolchain_probe.d";
@@ -63,21 +66,37 @@ void guard_run::add_toolchain_roots(std::vector<std::string>& roots, const std::
         "#include <cstdio>\n#include <cstdlib>\n#include <cstring>\n#include <algorithm>\n#include <limits>\n"
         "#include <type_traits>\n#include <utility>\n#include <stdarg.h>\n";
     if (family_ == compiler_family::nvcc) text += "#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n";
+    compile_command probe_cc = cc_;
+    for (auto& a : probe_cc.args)
+        if (a == cc_.input) a = probe;
+    const char* path_variable = std::getenv("PATH");
+    const std::string key =
+        toolchain_key(probe_cc.args, probe, text, path_variable ? path_variable : "", {find_program(o_.command[0]), host});
+    if (!fresh_probe) {
+        if (const auto cached = read_toolchain_roots(o_.toolchain_cache, key)) {
+            roots.insert(roots.end(), cached->begin(), cached->end());
+            toolchain_cached_ = true;
+            return;
+        }
+    }
+    toolchain_cached_ = false;
     {
         std::ofstream out(probe);
         out << text;
         if (!out) return;
     }
-    compile_command probe_cc = cc_;
-    for (auto& a : probe_cc.args)
-        if (a == cc_.input) a = probe;
     const worker_run r = run_bounded(dependency_command(probe_cc, family_, deps), o_.limits, hidden_bytes);
     std::string rule;
     if (!r.exited_normally() || r.exit_code != 0 || !read_file(deps, rule, 64u << 20)) return;
+    std::vector<std::string> found;
     for (const auto& dep : parse_make_rule(rule)) {
         const std::string real = real_path(dep);
-        if (!real.empty() && real != real_path(probe)) roots.push_back(fs::path(real).parent_path().string());
+        if (!real.empty() && real != real_path(probe)) found.push_back(fs::path(real).parent_path().string());
     }
+    std::sort(found.begin(), found.end());
+    found.erase(std::unique(found.begin(), found.end()), found.end());
+    (void)write_toolchain_roots(o_.toolchain_cache, key, found);
+    roots.insert(roots.end(), found.begin(), found.end());
 }
 
 std::string guard_run::course_root(const std::vector<std::string>& allowed) const {
@@ -110,23 +129,33 @@ int guard_run::check_dependencies(const std::string& scratch) {
         const std::string p = real_path(a);
         if (!p.empty()) policy.allowed.push_back(!a.empty() && a.back() == '/' ? p + "/" : p);
     }
-    policy.system_roots = system_roots(scratch);
+    policy.system_roots = system_roots(scratch, false);
     const std::string root = course_root(policy.allowed);
 
     std::vector<std::string> reached;
     bool saw_source = false;
-    for (const auto& dep : parse_make_rule(text)) {
-        std::string real = real_path(dep);
-        if (real.empty()) {
-            // Only g++ -MG lists a header it did not find; the compile will say so.
-            if (family_ == compiler_family::gcc) continue;
-            real = dep;
+    const auto classify = [&] {
+        reached.clear();
+        saw_source = false;
+        for (const auto& dep : parse_make_rule(text)) {
+            std::string real = real_path(dep);
+            if (real.empty()) {
+                // Only g++ -MG lists a header it did not find; the compile will say so.
+                if (family_ == compiler_family::gcc) continue;
+                real = dep;
+            }
+            const path_kind kind = classify_path(real, policy);
+            if (kind == path_kind::source) saw_source = true;
+            if (kind != path_kind::forbidden) continue;
+            const std::string shown = shown_path(real, root);
+            if (std::find(reached.begin(), reached.end(), shown) == reached.end()) reached.push_back(shown);
         }
-        const path_kind kind = classify_path(real, policy);
-        if (kind == path_kind::source) saw_source = true;
-        if (kind != path_kind::forbidden) continue;
-        const std::string shown = shown_path(real, root);
-        if (std::find(reached.begin(), reached.end(), shown) == reached.end()) reached.push_back(shown);
+    };
+    classify();
+    if (!reached.empty() && toolchain_cached_) {
+        // Refused by the kept folders: never on their word alone (a toolchain moved since).
+        policy.system_roots = system_roots(scratch, true);
+        classify();
     }
     if (!reached.empty()) {
         std::vector<finding> found;

@@ -41,6 +41,8 @@ int main(int argc, char** argv) {
     app.add_option("--verdict", o.verdict_file, "where to write what the guard decided, as JSON")->required();
     app.add_option("--allow", o.allow, "a file the lab file may reach; a trailing / means a folder");
     app.add_option("--system", o.system, "an extra system include folder");
+    app.add_option("--toolchain-cache", o.toolchain_cache,
+                   "a folder where the toolchain probe's answer is kept for the next compile with the same command");
     app.add_option("--course-root", o.course_root, "paths inside it are shown relative (default: above common/)");
     app.add_option("--cpu-seconds", o.limits.cpu_seconds, "CPU limit of each compiler process")->capture_default_str();
     app.add_option("--memory-mb", o.limits.memory_mb, "address-space limit of each compiler process")

@@ -31,6 +31,7 @@ struct options {
     std::vector<std::string> allow, system;
     std::string course_root;
     std::string verdict_file;  // where the verdict goes
+    std::string toolchain_cache;  // where the toolchain probe's answers are kept (toolchain_cache.hpp); "" none
     bounds limits;
     std::size_t log_bytes = 65536;
     std::vector<std::string> command;  // after --
@@ -63,8 +64,10 @@ private:
     int edit_emulated_object(const std::string& sections, const std::string& nm);
 
     // For check_dependencies: the folders whose headers count as the system's.
-    std::vector<std::string> system_roots(const std::string& scratch);
-    void add_toolchain_roots(std::vector<std::string>& roots, const std::string& scratch);
+    // `fresh_probe`: probe the toolchain even where its answer is kept.
+    std::vector<std::string> system_roots(const std::string& scratch, bool fresh_probe);
+    void add_toolchain_roots(std::vector<std::string>& roots, const std::string& scratch, const std::string& host,
+                             bool fresh_probe);
     std::string course_root(const std::vector<std::string>& allowed) const;
 
     bool tool_output(const std::vector<std::string>& argv, std::string& out);
@@ -84,6 +87,7 @@ private:
     rules::compile_command cc_;
     std::vector<std::string> spellings_;
     std::map<std::string, bool> source_files_;
+    bool toolchain_cached_ = false;  // the toolchain's folders came from --toolchain-cache
     bool tokens_unchecked_ = false;  // a preprocessor pass failed: the compile must fail too
     const char* decision_ = verdict_error;
 };

@@ -13,6 +13,12 @@ if(COURSE_GPU)
   set_tests_properties(bench.no_gpu PROPERTIES LABELS bench SKIP_RETURN_CODE 77)
 endif()
 
+# The guard's kept toolchain probe: probed once for the same compile, and probed again
+# before kept folders refuse a file (grader/guard/tests/test_toolchain_cache.py).
+add_test(NAME guard.toolchain_cache COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/guard/tests/test_toolchain_cache.py
+                                            ${CMAKE_BINARY_DIR})
+set_tests_properties(guard.toolchain_cache PROPERTIES LABELS student)
+
 add_test(NAME batch.intake COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/batch/tests/test_intake.py)
 set_tests_properties(batch.intake PROPERTIES LABELS batch)
 add_test(NAME batch.gradebook COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/batch/tests/test_gradebook.py)
