@@ -3,8 +3,9 @@ were while it ran (/proc/stat), and the wall and CPU seconds of the child proces
 graders and the guard started, by program (the COURSE_PROCESS_LOG lines that
 grader/process/worker_process.cpp appends for each finished child).
 
-A child's CPU seconds hold those of the processes it waited for; what it started and did
-not wait for (the emulator's executor, say) is counted in neither, but is in the cores'
+A child's CPU seconds hold those of the processes it waited for: an emulated worker's hold
+its kernel executor's, which it waits for at the end of its job (worker/executor.hpp);
+what a child started and did not wait for is counted in neither, but is in the cores'
 busy time."""
 import collections
 import json

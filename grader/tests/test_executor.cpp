@@ -5,8 +5,12 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <cerrno>
 
 #include <string>
 
@@ -34,6 +38,45 @@ void reduce4(const course::part& p, float* in, float* out) {
 }
 
 }  // namespace
+
+// In a child process of the test's own: one executor per process, and the next case's
+// is this process's. The child's exit code says which expectation failed.
+TEST_CASE("executor: stopped at the end of the job, it is waited for and its CPU time counted") {
+    const pid_t child = ::fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        course::lab_parts student = {reduction_part("busy", [](const float*, float* out, std::size_t, float*) {
+            volatile double x = 0;  // a few milliseconds of CPU in the executor
+            for (int i = 0; i < 20000000; ++i) x = x + 1e-9;
+            out[0] = static_cast<float>(x);
+        })};
+        course::lab_parts reference, baseline;
+        std::string note;
+        course::start_kernel_executor(student, reference, baseline, note);
+        float* in = nullptr;
+        float* out = nullptr;
+        if (cudaMalloc(&in, 4 * sizeof(float)) != cudaSuccess || cudaMalloc(&out, sizeof(float)) != cudaSuccess) _exit(10);
+        reduce4(student[0], in, out);
+        if (::waitpid(-1, nullptr, WNOHANG) != 0) _exit(11);  // running, not yet waited for
+        course::stop_kernel_executor();
+        if (course::executor_running()) _exit(12);
+        errno = 0;
+        if (::waitpid(-1, nullptr, WNOHANG) != -1 || errno != ECHILD) _exit(13);  // none left to wait for
+        rusage children{};
+        ::getrusage(RUSAGE_CHILDREN, &children);
+        if (children.ru_utime.tv_sec == 0 && children.ru_utime.tv_usec < 5000) _exit(14);
+        try {
+            reduce4(student[0], in, out);
+            _exit(15);
+        } catch (const course::executor_lost&) {
+        }
+        _exit(0);
+    }
+    int status = 0;
+    REQUIRE(::waitpid(child, &status, 0) == child);
+    REQUIRE(WIFEXITED(status));
+    CHECK(WEXITSTATUS(status) == 0);
+}
 
 TEST_CASE("executor: launches run apart, errors come back, a forbidden system call ends it") {
     course::lab_parts student = {

@@ -356,6 +356,16 @@ void start_kernel_executor(lab_parts& student, lab_parts& reference, lab_parts& 
 
 bool executor_running() { return g_exec.pid > 0 && !g_exec.lost; }
 
+void stop_kernel_executor() {
+    if (!executor_running()) return;
+    // It has nothing left to do: no reason to wait for it to notice.
+    ::kill(g_exec.pid, SIGKILL);
+    while (::waitpid(g_exec.pid, nullptr, 0) < 0 && errno == EINTR) {
+    }
+    g_exec.lost = true;
+    g_exec.lost_why = "the process that runs the kernels was stopped at the end of the worker's job";
+}
+
 std::map<std::string, emu::kernel_stats> executor_launch_stats() {
     if (g_exec.pid <= 0) return emu::launch_stats();
     return call({{"op", "stats"}}).at("stats").get<std::map<std::string, emu::kernel_stats>>();

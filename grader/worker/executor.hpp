@@ -36,6 +36,10 @@ void start_kernel_executor(lab_parts& student, lab_parts& reference, lab_parts& 
 
 // Whether kernels run in an executor that still answers.
 bool executor_running();
+// Ends the executor and waits for it, at the end of the worker's job: its CPU time then
+// counts as the worker's (the process log of scripts/throughput_load.py), and no process
+// of the worker outlives it. Nothing runs there afterwards (executor_lost).
+void stop_kernel_executor();
 
 // The emulator's counters of the executor's launches, as emu::launch_stats() and friends
 // would give them in one process (emu/emu_stats.hpp); without an executor, this process's.
