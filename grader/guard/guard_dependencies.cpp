@@ -56,6 +56,16 @@ std::vector<std::string> guard_run::system_roots(const std::string& scratch, boo
 // The folders of the headers that the same compile command reaches for standard and
 // CUDA includes alone: whatever host compiler nvcc was set up with (a GCC under /opt,
 // say), its built-in headers count as the toolchain's.
+// Kept folders that hold the student's file, its wrapper or the course: never the
+// toolchain's, whatever the file says.
+bool guard_run::too_wide(const std::vector<std::string>& roots) const {
+    const std::string course = course_root(o_.allow);
+    for (const auto& r : roots)
+        for (const std::string& inside : {source_real_, real_path(cc_.input), course})
+            if (!inside.empty() && path_is_under(inside, r)) return true;
+    return false;
+}
+
 void guard_run::add_toolchain_roots(std::vector<std::string>& roots, const std::string& scratch,
                                     const std::string& host, bool fresh_probe) {
     if (cc_.input.empty()) return;
@@ -69,11 +79,13 @@ void guard_run::add_toolchain_roots(std::vector<std::string>& roots, const std::
     compile_command probe_cc = cc_;
     for (auto& a : probe_cc.args)
         if (a == cc_.input) a = probe;
-    const char* path_variable = std::getenv("PATH");
+    // nvcc.profile beside nvcc sets its include folders too; /proc/self/exe: a new guard.
+    const std::string compiler = find_program(o_.command[0]);
     const std::string key =
-        toolchain_key(probe_cc.args, probe, text, path_variable ? path_variable : "", {find_program(o_.command[0]), host});
+        toolchain_key(probe_cc.args, probe, text, toolchain_environment(),
+                      {compiler, host, (fs::path(compiler).parent_path() / "nvcc.profile").string(), "/proc/self/exe"});
     if (!fresh_probe) {
-        if (const auto cached = read_toolchain_roots(o_.toolchain_cache, key)) {
+        if (const auto cached = read_toolchain_roots(o_.toolchain_cache, key); cached && !too_wide(*cached)) {
             roots.insert(roots.end(), cached->begin(), cached->end());
             toolchain_cached_ = true;
             return;

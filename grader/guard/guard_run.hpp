@@ -69,6 +69,7 @@ private:
     void add_toolchain_roots(std::vector<std::string>& roots, const std::string& scratch, const std::string& host,
                              bool fresh_probe);
     std::string course_root(const std::vector<std::string>& allowed) const;
+    bool too_wide(const std::vector<std::string>& roots) const;
 
     bool tool_output(const std::vector<std::string>& argv, std::string& out);
 

@@ -12,14 +12,20 @@
 namespace course::guard {
 
 // The probe's compile command (with `probe` where its file is named), the probe's text,
-// PATH (which picks nvcc's host compiler) and each of `programs` as it is on disk (path,
-// size, modification time): a new toolchain or other flags give another key.
+// the environment that steers the compilers' search for headers (PATH, CPATH, NVCC_*, the
+// working folder: toolchain_environment()) and each of `programs` as it is on disk (path,
+// size, modification time; the guard itself among them): a new toolchain, other flags or a
+// new guard give another key.
 std::string toolchain_key(const std::vector<std::string>& command, const std::string& probe,
-                          const std::string& probe_text, const std::string& path_variable,
+                          const std::string& probe_text, const std::string& environment,
                           const std::vector<std::string>& programs);
 
-// The folders kept under `key`; nothing when there are none, or when the file is not
-// one that write_toolchain_roots() wrote (a line that is not an absolute path).
+// What toolchain_key() reads of this process's environment and working folder.
+std::string toolchain_environment();
+
+// The folders kept under `key`; nothing when there are none, when the file is not whole as
+// write_toolchain_roots() wrote it (a line that is not a folder below /, no end line), or
+// when it or its folder is not this user's alone (owned by another, writable by others).
 std::optional<std::vector<std::string>> read_toolchain_roots(const std::string& dir, const std::string& key);
 
 // Keeps `roots` under `key`: written beside and renamed, so that graders building at once

@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -33,9 +35,9 @@ const std::vector<std::string> nvcc_probe = {"/usr/local/cuda/bin/nvcc", "-O3", 
                                              "/scratch/a/toolchain_probe.cu"};
 
 std::string key_of(const std::vector<std::string>& command, const std::string& probe,
-                   const std::string& path_variable = "/usr/bin:/bin", const std::string& text = "#include <cmath>\n",
+                   const std::string& environment = "PATH=/usr/bin:/bin", const std::string& text = "#include <cmath>\n",
                    const std::vector<std::string>& programs = {}) {
-    return toolchain_key(command, probe, text, path_variable, programs);
+    return toolchain_key(command, probe, text, environment, programs);
 }
 
 }  // namespace
@@ -54,10 +56,21 @@ TEST_CASE("another flag, PATH, probe text or compiler gives another key") {
     std::vector<std::string> other = nvcc_probe;
     other.insert(other.begin() + 1, "-I/home/ana/include");
     CHECK(key_of(other, probe) != base);
-    CHECK(key_of(nvcc_probe, probe, "/opt/gcc-14/bin:/usr/bin:/bin") != base);
+    CHECK(key_of(nvcc_probe, probe, "PATH=/opt/gcc-14/bin:/usr/bin:/bin") != base);
     CHECK(key_of(nvcc_probe, probe, "/usr/bin:/bin", "#include <cmath>\n#include <cstdio>\n") != base);
     // Arguments are not simply joined: "-O3" "x" is not "-O" "3x".
     CHECK(key_of({"cc", "-O3", "x"}, "p") != key_of({"cc", "-O", "3x"}, "p"));
+}
+
+TEST_CASE("the environment read for the key holds the header search's variables and the folder") {
+    const std::string env = course::guard::toolchain_environment();
+    CHECK(env.find("CPATH") != std::string::npos);
+    CHECK(env.find("NVCC_PREPEND_FLAGS") != std::string::npos);
+    CHECK(env.find("cwd=" + fs::current_path().string()) != std::string::npos);
+    ::setenv("CPATH", "/home/ana/include", 1);
+    CHECK(course::guard::toolchain_environment() != env);
+    ::unsetenv("CPATH");
+    CHECK(course::guard::toolchain_environment() == env);
 }
 
 TEST_CASE("a compiler that changes on disk gives another key") {
@@ -66,6 +79,9 @@ TEST_CASE("a compiler that changes on disk gives another key") {
     std::ofstream(compiler) << "one";
     const std::string before = key_of(nvcc_probe, "p", "/usr/bin", "t", {compiler});
     CHECK(key_of(nvcc_probe, "p", "/usr/bin", "t", {compiler}) == before);
+    // The same size, a new modification time: a reinstall of the same release.
+    fs::last_write_time(compiler, fs::last_write_time(compiler) + std::chrono::seconds(5));
+    CHECK(key_of(nvcc_probe, "p", "/usr/bin", "t", {compiler}) != before);
     std::ofstream(compiler) << "a longer, newer compiler";
     CHECK(key_of(nvcc_probe, "p", "/usr/bin", "t", {compiler}) != before);
     fs::remove(compiler);
@@ -88,14 +104,51 @@ TEST_CASE("kept folders are read back as written, under their key only") {
     CHECK(files == 1);
 }
 
-TEST_CASE("a kept file that is not a list of absolute folders is not used") {
+// What write_toolchain_roots() writes, by hand, to spoil it line by line.
+void write_by_hand(const std::string& dir, const std::string& key, const std::string& text, unsigned mode = 0600) {
+    const std::string path = dir + "/" + key + ".roots";
+    std::ofstream(path) << text;
+    fs::permissions(path, fs::perms(mode));
+}
+
+TEST_CASE("a kept file is used only whole, as written") {
     scratch_dir d;
-    std::ofstream(d.path + "/k.roots") << "/usr/include\nrelative/include\n";
+    fs::permissions(d.path, fs::perms(0755));
+    write_by_hand(d.path, "k", "/usr/include\n/usr/lib/gcc\nend k\n");
+    REQUIRE(read_toolchain_roots(d.path, "k").has_value());  // the hand-made file is a good one
+    CHECK(*read_toolchain_roots(d.path, "k") == std::vector<std::string>{"/usr/include", "/usr/lib/gcc"});
+    write_by_hand(d.path, "k", "/usr/include\n/usr/lib/gcc\n");  // cut short: no end line
     CHECK_FALSE(read_toolchain_roots(d.path, "k").has_value());
-    std::ofstream(d.path + "/empty.roots") << "";
-    CHECK_FALSE(read_toolchain_roots(d.path, "empty").has_value());
-    std::ofstream(d.path + "/blank.roots") << "/usr/include\n\n";
-    CHECK_FALSE(read_toolchain_roots(d.path, "blank").has_value());
+    write_by_hand(d.path, "k", "/usr/include\nend other\n");  // another key's end
+    CHECK_FALSE(read_toolchain_roots(d.path, "k").has_value());
+    write_by_hand(d.path, "k", "/usr/include\nrelative/include\nend k\n");
+    CHECK_FALSE(read_toolchain_roots(d.path, "k").has_value());
+    write_by_hand(d.path, "k", "/usr/include\n/\nend k\n");  // the whole file system
+    CHECK_FALSE(read_toolchain_roots(d.path, "k").has_value());
+    write_by_hand(d.path, "k", "/usr/include\n\nend k\n");
+    CHECK_FALSE(read_toolchain_roots(d.path, "k").has_value());
+    write_by_hand(d.path, "k", "end k\n");
+    CHECK_FALSE(read_toolchain_roots(d.path, "k").has_value());
+}
+
+TEST_CASE("a kept file or folder that others may write is not used") {
+    scratch_dir d;
+    fs::permissions(d.path, fs::perms(0755));
+    write_by_hand(d.path, "k", "/usr/include\nend k\n", 0620);
+    CHECK_FALSE(read_toolchain_roots(d.path, "k").has_value());
+    write_by_hand(d.path, "k", "/usr/include\nend k\n", 0602);
+    CHECK_FALSE(read_toolchain_roots(d.path, "k").has_value());
+    write_by_hand(d.path, "k", "/usr/include\nend k\n", 0644);
+    CHECK(read_toolchain_roots(d.path, "k").has_value());
+    fs::permissions(d.path, fs::perms(0775));
+    CHECK_FALSE(read_toolchain_roots(d.path, "k").has_value());
+    fs::permissions(d.path, fs::perms(0755));
+    // A name that is not a regular file (a FIFO would hang a reader that waits on it).
+    const std::string fifo = d.path + "/f.roots";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    CHECK_FALSE(read_toolchain_roots(d.path, "f").has_value());
+    fs::create_symlink(d.path + "/k.roots", d.path + "/s.roots");
+    CHECK_FALSE(read_toolchain_roots(d.path, "s").has_value());
 }
 
 TEST_CASE("nothing is kept without a folder, for no folders, or for a folder that is not one line") {
@@ -105,6 +158,7 @@ TEST_CASE("nothing is kept without a folder, for no folders, or for a folder tha
     CHECK_FALSE(write_toolchain_roots(d.path, "k", {}));
     CHECK_FALSE(write_toolchain_roots(d.path, "k", {"/usr/include\n/home/ana"}));
     CHECK_FALSE(write_toolchain_roots(d.path, "k", {"include"}));
+    CHECK_FALSE(write_toolchain_roots(d.path, "k", {"/"}));
     CHECK_FALSE(read_toolchain_roots(d.path, "k").has_value());
 }
 

@@ -36,7 +36,7 @@ void start_kernel_executor(lab_parts& student, lab_parts& reference, lab_parts& 
 
 // Whether kernels run in an executor that still answers.
 bool executor_running();
-// Ends the executor and waits for it, at the end of the worker's job: its CPU time then
+// Ends the executor and waits for it, however the worker's job ends: its CPU time then
 // counts as the worker's (the process log of scripts/throughput_load.py), and no process
 // of the worker outlives it. Nothing runs there afterwards (executor_lost).
 void stop_kernel_executor();

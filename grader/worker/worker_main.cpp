@@ -250,6 +250,12 @@ int worker_main(int argc, char** argv, const lab_config& config) {
     }
 
     try {
+#if defined(COURSE_EMULATE)
+        // However the job ends, the executor (started below) is stopped and waited for.
+        struct executor_stop {
+            ~executor_stop() { stop_kernel_executor(); }
+        } stop_at_end;
+#endif
         int devices = 0;
         const cudaError_t status = cudaGetDeviceCount(&devices);
         if (status != cudaSuccess || devices == 0) {
@@ -291,19 +297,14 @@ int worker_main(int argc, char** argv, const lab_config& config) {
             run_profile(*job.profile, config, lab);
             return exit_ok;
 #endif
-        case worker_command::correctness: {
-            const int code = run_correctness_phase(
+        case worker_command::correctness:
+            return run_correctness_phase(
                 select_parts(lab.student, job.correctness->parts), correctness_job_from(*job.correctness),
                 job.correctness->counters, [&](const part& p) {
                     return std::array<const part*, 3>{baseline_for(config, lab, p.id), find_part(lab.reference, p.id),
                                                       &p};
                 },
                 job.correctness->wait_for_go);
-#if defined(COURSE_EMULATE)
-            stop_kernel_executor();
-#endif
-            return code;
-        }
         case worker_command::timing:
 #if defined(COURSE_EMULATE)
             events().emit(error_event{"the CPU emulator cannot time kernels", false});

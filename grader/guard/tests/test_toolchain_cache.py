@@ -92,11 +92,32 @@ class ToolchainCache(unittest.TestCase):
         self.assertEqual((word, probes), (verdict.COMPILED, 0), out)
         self.assertEqual(os.listdir(self.cache), [os.path.basename(path)])  # nothing beside it
 
+    def test_a_kept_file_that_is_not_whole_is_not_read(self):
+        self.compile(1)
+        path, roots = self.kept()
+        with open(path, "w") as f:
+            f.write("\n".join(r for r in roots if not r.startswith("end ")) + "\n")  # cut before its end line
+        word, probes, out = self.compile(2)
+        self.assertEqual((word, probes), (verdict.COMPILED, 1), out)
+
+    def test_kept_folders_that_hold_the_course_are_not_used(self):
+        # They would let a file reach the emulator's internals, or anything of the course.
+        self.compile(1)
+        path, roots = self.kept()
+        key = os.path.basename(path)[:-len(".roots")]
+        with open(path, "w") as f:
+            f.write("".join(r + "\n" for r in roots if not r.startswith("end ")) + os.path.realpath(ROOT) +
+                    f"\nend {key}\n")
+        word, probes, out = self.compile(2)
+        self.assertEqual((word, probes), (verdict.COMPILED, 1), out)
+        self.assertNotIn(os.path.realpath(ROOT), self.kept()[1])
+
     def test_kept_folders_without_the_compilers_own_are_probed_again(self):
         self.compile(1)
         path, _ = self.kept()
+        key = os.path.basename(path)[:-len(".roots")]
         with open(path, "w") as f:
-            f.write("/usr/include\n")  # a toolchain that has moved since
+            f.write(f"/usr/include\nend {key}\n")  # whole, but a toolchain that has moved since
         word, probes, out = self.compile(2)
         self.assertEqual((word, probes), (verdict.COMPILED, 1), out)
         self.assertIn(os.path.realpath(self.own), self.kept()[1])
