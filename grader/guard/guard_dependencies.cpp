@@ -1,7 +1,6 @@
 // The guard's second phase: every file the compile of the student's file reaches must be
 // the file itself, a file the lab allows, or a header of the toolchain.
 #include <algorithm>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 
@@ -53,9 +52,6 @@ std::vector<std::string> guard_run::system_roots(const std::string& scratch, boo
     return real;
 }
 
-// The folders of the headers that the same compile command reaches for standard and
-// CUDA includes alone: whatever host compiler nvcc was set up with (a GCC under /opt,
-// say), its built-in headers count as the toolchain's.
 // Kept folders that hold the student's file, its wrapper or the course: never the
 // toolchain's, whatever the file says.
 bool guard_run::too_wide(const std::vector<std::string>& roots) const {
@@ -66,6 +62,9 @@ bool guard_run::too_wide(const std::vector<std::string>& roots) const {
     return false;
 }
 
+// The folders of the headers that the same compile command reaches for standard and
+// CUDA includes alone: whatever host compiler nvcc was set up with (a GCC under /opt,
+// say), its built-in headers count as the toolchain's.
 void guard_run::add_toolchain_roots(std::vector<std::string>& roots, const std::string& scratch,
                                     const std::string& host, bool fresh_probe) {
     if (cc_.input.empty()) return;

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <optional>
 #include <vector>
 
 #include "course/cuda_compat.hpp"
@@ -270,13 +271,22 @@ std::string describe_end(int status) {
     return "the process that runs the kernels stopped";
 }
 
+// Kills the executor and waits for it; its end, or nothing when it could not be waited for.
+std::optional<int> end_executor(const std::string& why_afterwards) {
+    ::kill(g_exec.pid, SIGKILL);
+    int status = 0;
+    pid_t r;
+    while ((r = ::waitpid(g_exec.pid, &status, 0)) < 0 && errno == EINTR) {
+    }
+    g_exec.lost = true;
+    g_exec.lost_why = why_afterwards;
+    return r == g_exec.pid ? std::optional<int>(status) : std::nullopt;
+}
+
 [[noreturn]] void lose(const std::string& why) {
     if (!g_exec.lost && g_exec.pid > 0) {
-        ::kill(g_exec.pid, SIGKILL);
-        int status = 0;
-        const pid_t r = ::waitpid(g_exec.pid, &status, 0);
-        g_exec.lost_why = why.empty() && r == g_exec.pid ? describe_end(status) : why;
-        g_exec.lost = true;
+        const std::optional<int> status = end_executor(why);
+        if (why.empty() && status) g_exec.lost_why = describe_end(*status);
     }
     throw executor_lost(g_exec.lost_why);
 }
@@ -357,13 +367,8 @@ void start_kernel_executor(lab_parts& student, lab_parts& reference, lab_parts& 
 bool executor_running() { return g_exec.pid > 0 && !g_exec.lost; }
 
 void stop_kernel_executor() {
-    if (!executor_running()) return;
     // It has nothing left to do: no reason to wait for it to notice.
-    ::kill(g_exec.pid, SIGKILL);
-    while (::waitpid(g_exec.pid, nullptr, 0) < 0 && errno == EINTR) {
-    }
-    g_exec.lost = true;
-    g_exec.lost_why = "the process that runs the kernels was stopped at the end of the worker's job";
+    if (executor_running()) (void)end_executor("the process that runs the kernels was stopped at the end of the worker's job");
 }
 
 std::map<std::string, emu::kernel_stats> executor_launch_stats() {
