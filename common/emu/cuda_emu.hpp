@@ -38,7 +38,10 @@
 // Static storage: one copy per process, reused by each block it runs in turn (blocks
 // never run at the same time in one process). Its own section, so that the emulator knows what
 // kernel code may access as shared memory (access_check.hpp) and what it may only read.
-#define __shared__ __attribute__((section("emu_shared"))) static
+// Each array starts a 128-byte line, where a GPU's block finds its first one: its banks
+// (the counters, the report's pictures of them) then do not depend on where the linker put
+// it beside the other objects' arrays, which differ from one worker to the next.
+#define __shared__ __attribute__((section("emu_shared"), aligned(128))) static
 #define __constant__ __attribute__((section("emu_constant")))
 // CUDA's alignment specifier, as its own headers define it for gcc.
 #define __align__(n) __attribute__((aligned(n)))

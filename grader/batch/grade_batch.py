@@ -87,6 +87,7 @@ def grade_on_slurm(args, grader, todo, subs, folder, t0):
     built = [{"name": s.name, "student_id": s.student_id, "identity": s.identity(), "built": grade_one.built_to_json(b),
               "sha256": grader.file_sha256.get(s.name, "")} for s, b in built if b]
     manifest = {"lab": args.lab, "backend": grader.backend, "grader": grader.grader, "policy": grader.policy,
+                "reference_counters": grader.reference_counters,
                 "grade_timeout": args.grade_timeout, "out": os.path.abspath(args.out),
                 "graders_per_gpu": args.graders_per_gpu, "started": t0, "todo": len(todo), "review": args.review,
                 "builds": {"count": grader.stats["builds"], "seconds": grader.stats["build_s"]},
@@ -315,6 +316,8 @@ def grade(argv):
                                         recipe, args.compile_timeout, Progress(len(todo), args.quiet), on_row)
     scratch_root = os.path.join(args.out, ".scratch")
     t0 = time.time()
+    if todo:
+        grader.reference_counters = grade_one.count_references(recipe, args.lab, args.out, args.policy, args.quiet)
     if args.slurm:
         return grade_on_slurm(args, grader, todo, subs, folder, t0)
 

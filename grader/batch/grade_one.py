@@ -52,6 +52,7 @@ class SubmissionGrader:
         self.file_sha256 = {}  # by submission name: the kernels.cu intake took out of it
         self.recorded = set()  # the submissions whose rows this run wrote
         self.emu_cores = None  # COURSE_EMU_CORES for each grader: set by start_graders
+        self.reference_counters = None  # the class's file of them (count_references), or None
 
     @property
     def emulate(self):
@@ -163,7 +164,8 @@ class SubmissionGrader:
         report = os.path.join(d, names.REPORT)
         cmd = grader_command.command(self.grader, self.lab, built, self.emulate, self.policy,
                                      json_out=report, gradescope=os.path.join(d, names.GRADESCOPE),
-                                     text=os.path.join(d, names.TEXT), gpu_lock=gpu_lock)
+                                     text=os.path.join(d, names.TEXT), gpu_lock=gpu_lock,
+                                     reference_counters=self.reference_counters)
         env = dict(os.environ)
         if gpu is not None:
             env["CUDA_VISIBLE_DEVICES"] = gpu
@@ -227,6 +229,28 @@ class SubmissionGrader:
         for t in threads:
             t.start()
         return work, threads
+
+
+def count_references(recipe, lab, out, policy=None, quiet=False):
+    """The references' counters of the class (`grader --count-references`), counted once by
+    the lab's emulated template worker, whose student is the course's stub (no submission's
+    code runs there), so that each grade counts only its student's kernels on the problems it
+    draws: the file's path, or None when they could not be counted (each grade then counts
+    them itself, as one ./grade does), with the reason said."""
+    if not recipe.has(lab, "emulated"):
+        return None
+    path = os.path.join(out, names.REFERENCE_COUNTERS)
+    cmd = [recipe.grader, "--count-references", lab, recipe.templates[(lab, "emulated")]["template_worker"], path]
+    if policy:
+        cmd.append(os.path.abspath(policy))
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    if run.returncode != 0:
+        print("grade batch: the references' counters were not counted once for the class, so every grade counts "
+              "them itself: " + run.stdout.decode("utf-8", "replace").strip()[-600:], file=sys.stderr)
+        return None
+    if not quiet:
+        print(f"grade batch: the references' counters counted once for the class: {path}", file=sys.stderr)
+    return path
 
 
 def grade_alone(build_dir, lab, submission_dir, out, policy=None, compile_timeout=600.0, seconds=2400.0):

@@ -67,6 +67,7 @@ def main(argv=None):
     grader = grade_one.SubmissionGrader(out, manifest["lab"], manifest["grader"], manifest["backend"],
                                         manifest.get("policy"), manifest["grade_timeout"],
                                         progress=Progress(len(todo)))
+    grader.reference_counters = manifest.get("reference_counters")
     # Slurm ends a task with SIGTERM (then SIGKILL): what is being graded then is
     # unfinished, not crashed; it gets no row.json and the merge asks Slurm why.
     signal.signal(signal.SIGTERM, lambda *_: children.stop())

@@ -31,7 +31,8 @@ void enum_from_json(const nlohmann::json& j, Enum& v, const std::pair<Enum, cons
 constexpr std::pair<worker_command, const char*> command_names[] = {{worker_command::describe, "describe"},
                                                                     {worker_command::correctness, "correctness"},
                                                                     {worker_command::timing, "timing"},
-                                                                    {worker_command::profile, "profile"}};
+                                                                    {worker_command::profile, "profile"},
+                                                                    {worker_command::references, "references"}};
 constexpr std::pair<sandbox_mode, const char*> sandbox_names[] = {
     {sandbox_mode::strict, "strict"}, {sandbox_mode::relaxed, "relaxed"}, {sandbox_mode::off, "off"}};
 

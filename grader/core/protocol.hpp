@@ -41,7 +41,10 @@ namespace course {
 
 // ---- the job --------------------------------------------------------------------------
 
-enum class worker_command { describe, correctness, timing, profile };
+// references: the emulator's counters of the reference and the baseline alone, on the
+// correctness request's counters problems (a class's cache: supervisor/reference_counters.hpp);
+// no student code runs.
+enum class worker_command { describe, correctness, timing, profile, references };
 
 // strict: what a worker gets by default. relaxed: for a worker run under ncu or
 // compute-sanitizer, whose code injected into the worker needs /tmp, /dev/shm, the tool's
@@ -53,6 +56,9 @@ enum class sandbox_mode { strict, relaxed, off };
 // reference and the baseline run traced too, for the technique checks to compare.
 struct counters_request {
     std::map<std::string, std::vector<problem_size>> problems;  // by problem kind
+    // The supervisor has the reference's and the baseline's counters on these problems (a
+    // class's cache): the worker counts the student's alone.
+    bool student_only = false;
 };
 
 // A problem kind's correctness cases: every input kind at each of `sizes`, then one
@@ -95,7 +101,7 @@ struct profile_request {
 struct worker_job {
     worker_command command = worker_command::describe;
     sandbox_mode sandbox = sandbox_mode::strict;
-    std::optional<correctness_request> correctness;  // with worker_command::correctness
+    std::optional<correctness_request> correctness;  // with worker_command::correctness and references
     std::optional<timing_request> timing;            // with worker_command::timing
     std::optional<profile_request> profile;          // with worker_command::profile
 };
@@ -262,7 +268,7 @@ void from_json(const nlohmann::json& j, worker_command& v);
 void to_json(nlohmann::json& j, sandbox_mode v);
 void from_json(const nlohmann::json& j, sandbox_mode& v);
 
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_request, problems)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(counters_request, problems, student_only)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(kind_cases, sizes, large)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(correctness_request, parts, seed, tolerance_c, inputs, problems, counters,
                                    wait_for_go)

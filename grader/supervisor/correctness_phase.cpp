@@ -13,6 +13,7 @@
 #include "supervisor/gpu_turn.hpp"
 #include "supervisor/phase_runner.hpp"
 #include "supervisor/phases.hpp"
+#include "supervisor/reference_counters.hpp"
 #include "supervisor/technique_checks.hpp"
 
 namespace course {
@@ -38,17 +39,10 @@ std::string lab_file_line(const session& s, const std::string& hex) {
 // afresh from the grade's seed, so that no input a kernel can recognise decides a check.
 counters_request draw_counted_problems(const policy& pol, std::uint64_t seed) {
     std::mt19937_64 rng(seed ^ 0x636f756e74657273ull);
-    counters_request r;
-    for (const auto& [kind, k] : pol.problems) {
-        std::vector<problem_size> keep;
-        for (const auto* list : {&k.sizes_emulated, &k.large_sizes_emulated})
-            for (const auto& size : *list)
-                if (size.elements() >= k.counted_from) keep.push_back(size);
-        std::sort(keep.begin(), keep.end());
-        keep.erase(std::unique(keep.begin(), keep.end()), keep.end());
+    counters_request r = countable_problems(pol);
+    for (auto& [kind, keep] : r.problems) {
         std::shuffle(keep.begin(), keep.end(), rng);
         keep.resize(std::min<std::size_t>(keep.size(), static_cast<std::size_t>(pol.counters_draws)));
-        r.problems[kind] = keep;
     }
     return r;
 }
@@ -133,7 +127,17 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
     std::map<std::string, std::vector<case_record>> records;
     const std::vector<std::string> ids = s.part_ids();
     s.say("correctness: " + std::to_string(ids.size()) + " part(s) on the " + (s.gpu() ? "GPU" : "CPU emulator"));
-    const correctness_request request = request_of(s);
+    correctness_request request = request_of(s);
+    // A class's reference counters (a batch's), when they cover this grade's draw: the
+    // worker then counts the student's version alone.
+    reference_counters cached;
+    if (request.counters && !s.opt.reference_counters.empty()) {
+        const std::string why_not =
+            load_reference_counters(s.opt.reference_counters, s.opt.lab, *request.counters, s.parts, cached);
+        request.counters->student_only = why_not.empty();
+        s.say(why_not.empty() ? "reference counters: the class's, from " + s.opt.reference_counters
+                              : "reference counters: counted in this grade instead: " + why_not);
+    }
     // Each worker makes its inputs holding nothing, then runs its cases with the GPU shared.
     gpu_turn turn(s.lock(), gpu_turn::phase::correctness);
 
@@ -156,6 +160,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 records[rec.part].push_back(rec);
             } else if (is_event<counters_event>(ev)) {
                 auto counted = ev.get<counters_event>();
+                if (request.counters->student_only) merge_reference_counters(counted, cached);
                 // Hazards and instructions name their places as code addresses, like
                 // faults: make them lines.
                 place_counters(s, counted);

@@ -30,6 +30,9 @@ struct grade_options {
     // The course folder: reports show the graded file relative to it, and say so when it is
     // not the student's labs/ file. ./grade passes it; "" shows the path as the build has it.
     std::string course_root;
+    // --reference-counters: a class's counters of the references (reference_counters.hpp),
+    // read instead of counting them in this grade when they cover its draw; "" = none.
+    std::string reference_counters;
 };
 
 // Grades one lab: environment check, correctness, performance (GPU only), scoring.

@@ -17,6 +17,7 @@
 #include "core/report.hpp"
 #include "supervisor/grade_lab.hpp"
 #include "supervisor/known_labs.hpp"
+#include "supervisor/reference_counters.hpp"
 
 namespace {
 
@@ -81,12 +82,30 @@ int main(int argc, char** argv) {
         }
         return 0;
     }
+    // `grader --count-references LAB WORKER OUT [POLICY]`: a class's reference counters
+    // (supervisor/reference_counters.hpp), counted once by WORKER, the lab's emulated
+    // template worker, for every grade of a batch to read (--reference-counters OUT).
+    if ((argc == 5 || argc == 6) && std::string(argv[1]) == "--count-references") {
+        try {
+            if (!course::is_known_lab(argv[2]))
+                throw std::runtime_error(std::string("unknown lab '") + argv[2] + "'; the labs are " +
+                                         course::known_labs_text());
+            const course::policy pol = course::load_policy(argc == 6 ? argv[5] : "");
+            const auto counted = course::count_reference_counters(argv[2], pol, argv[3]);
+            course::write_file_atomic(argv[4], nlohmann::json(counted).dump() + "\n");
+        } catch (const std::exception& e) {
+            std::cerr << "grader: --count-references: " << e.what() << "\n";
+            return 2;
+        }
+        return 0;
+    }
     CLI::App app{"Grades one lab: correctness on every backend, speed against the naive baseline on a GPU."};
     std::string lab, policy_file, worker_dir = self_dir();
     bool emulate = false, quiet = false, no_color = false, sanitize = false, profile = false, show_output = false;
     std::uint64_t seed = 0;
     outputs out;
-    std::string course_root, progress_dir, build_failure_file, opt_student_source, opt_student_object, opt_gpu_lock;
+    std::string course_root, progress_dir, build_failure_file, opt_student_source, opt_student_object, opt_gpu_lock,
+        opt_reference_counters;
     app.add_option("lab", lab, "The lab to grade: " + course::known_labs_text())->required();
     app.add_flag("--emulate", emulate, "Grade correctness on the CPU emulator even if a GPU is present");
     app.add_option("--policy", policy_file, "Policy file merged over the defaults")->check(CLI::ExistingFile);
@@ -112,6 +131,8 @@ int main(int argc, char** argv) {
                    "The object compiled from it, for the technique checks (default: as the build recorded it)");
     app.add_option("--gpu-lock", opt_gpu_lock,
                    "A lock file that graders sharing this GPU all name: timing waits until it has the GPU alone");
+    app.add_option("--reference-counters", opt_reference_counters,
+                   "A class's counters of the references (grader --count-references): read, not counted here");
     app.add_flag("--show-output", show_output,
                  "Show what your kernels print (printf) in the correctness runs: the first 200 lines of each part");
     app.add_flag("--quiet", quiet, "No progress lines on stderr");
@@ -155,6 +176,7 @@ int main(int argc, char** argv) {
     opt.student_source = opt_student_source;
     opt.student_object = opt_student_object;
     opt.gpu_lock = opt_gpu_lock;
+    opt.reference_counters = opt_reference_counters;
     if (*seed_opt) opt.seed = seed;
     opt.benchmark_out = out.benchmark;
     opt.sanitize = sanitize;

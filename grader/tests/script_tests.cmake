@@ -19,6 +19,13 @@ add_test(NAME guard.toolchain_cache COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DI
                                             ${CMAKE_BINARY_DIR})
 set_tests_properties(guard.toolchain_cache PROPERTIES LABELS student)
 
+# A class's reference counters, counted once by each lab's template worker: every lab's
+# solution grades as if it had counted them itself; a stale or foreign file is not read
+# (grader/tests/test_reference_counters.py).
+add_test(NAME batch.reference_counters COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/tests/test_reference_counters.py
+                                               ${CMAKE_BINARY_DIR})
+set_tests_properties(batch.reference_counters PROPERTIES LABELS batch TIMEOUT 900)
+
 add_test(NAME batch.intake COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/batch/tests/test_intake.py)
 set_tests_properties(batch.intake PROPERTIES LABELS batch)
 add_test(NAME batch.gradebook COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/batch/tests/test_gradebook.py)

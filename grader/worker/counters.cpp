@@ -159,6 +159,40 @@ void case_tracer::after_case(const std::string& input, const std::string& size) 
     student[size] = std::move(v);
 }
 
+namespace {
+
+// One version run once on `prob`, traced: what its launches did.
+version_counters counted_run(problem& prob, const part& version, const char* name, const std::string& size,
+                             std::uint64_t elements) {
+    prob.prepare_run();
+    executor_reset_launch_stats();
+    {
+        switched_on tracing(executor_set_tracing);
+        prob.run(version);
+        CUDA_CHECK(cudaDeviceSynchronize());
+    }
+    version_counters v = summed(executor_launch_stats(), name, version.kernel);
+    v.problem = size;
+    v.elements = elements;
+    return v;
+}
+
+// The baseline's (where it costs little) and the reference's counters on one problem, in
+// that order. Lab 1's naive baseline is its reference: counted once.
+void count_course_versions(problem& prob, const part* const versions[3], const std::string& size,
+                           std::uint64_t elements, std::vector<version_counters>& into) {
+    version_counters reference = counted_run(prob, *versions[1], "reference", size, elements);
+    if (elements <= baseline_counted_up_to) {
+        version_counters baseline =
+            versions[0] == versions[1] ? reference : counted_run(prob, *versions[0], "baseline", size, elements);
+        baseline.version = "baseline";
+        into.push_back(std::move(baseline));
+    }
+    into.push_back(std::move(reference));
+}
+
+}  // namespace
+
 counters_event count_versions(const part* const versions[3], const counters_request& drawn,
                               const case_tracer& traced, std::uint64_t seed, double tolerance_c) {
     const part& student = *versions[2];
@@ -168,32 +202,18 @@ counters_event count_versions(const part* const versions[3], const counters_requ
         const std::string size = ps.word();
         const auto mine = traced.student.find(size);
         if (mine == traced.student.end()) continue;  // its case did not run to the end
+        const bool perturb = traced.warp_shuffles > 0 && out.shuffles_perturbed.empty();
+        if (drawn.student_only && !perturb) {
+            out.versions.push_back(mine->second);
+            out.problems += (out.problems.empty() ? "" : ", ") + size;
+            continue;  // the supervisor has the others: nothing to run
+        }
         const auto prob =
             kind.make_problem(versions, ps, tolerance_c, kind.make_inputs(student, ps, seed, std::nullopt));
-        const auto counted = [&](const part& version, const char* name) {
-            prob->prepare_run();
-            executor_reset_launch_stats();
-            {
-                switched_on tracing(executor_set_tracing);
-                prob->run(version);
-                CUDA_CHECK(cudaDeviceSynchronize());
-            }
-            version_counters v = summed(executor_launch_stats(), name, version.kernel);
-            v.problem = size;
-            v.elements = mine->second.elements;
-            return v;
-        };
-        version_counters reference = counted(*versions[1], "reference");
-        if (mine->second.elements <= baseline_counted_up_to) {
-            // Lab 1's naive baseline is its reference: counted once.
-            version_counters baseline = versions[0] == versions[1] ? reference : counted(*versions[0], "baseline");
-            baseline.version = "baseline";
-            out.versions.push_back(std::move(baseline));
-        }
-        out.versions.push_back(std::move(reference));
+        if (!drawn.student_only) count_course_versions(*prob, versions, size, mine->second.elements, out.versions);
         out.versions.push_back(mine->second);
         out.problems += (out.problems.empty() ? "" : ", ") + size;
-        if (traced.warp_shuffles > 0 && out.shuffles_perturbed.empty()) {
+        if (perturb) {
             // Right with every shuffle's value changed: the shuffles carried nothing.
             prob->prepare_run();
             try {
@@ -207,6 +227,22 @@ counters_event count_versions(const part* const versions[3], const counters_requ
                 out.shuffles_perturbed = "changed";  // it faulted: the values mattered
             }
         }
+    }
+    executor_reset_launch_stats();
+    return out;
+}
+
+counters_event count_references(const part* const versions[3], const counters_request& problems, std::uint64_t seed,
+                                double tolerance_c) {
+    const part& student = *versions[2];  // never run: it sizes the buffers as in a grade
+    const problem_kind& kind = problem_kind_named(student.kind);
+    counters_event out{student.id, "", {}, {}, "", ""};
+    for (const problem_size& ps : drawn_problems(student, problems)) {
+        const std::string size = ps.word();
+        const auto prob =
+            kind.make_problem(versions, ps, tolerance_c, kind.make_inputs(student, ps, seed, std::nullopt));
+        count_course_versions(*prob, versions, size, kind.input_floats(student, ps), out.versions);
+        out.problems += (out.problems.empty() ? "" : ", ") + size;
     }
     executor_reset_launch_stats();
     return out;

@@ -32,8 +32,15 @@ private:
 
 // Runs the baseline's and the reference's versions of a part once on each problem the
 // tracer holds the student's counters for, traced, and returns all three versions'
-// counters per problem (baseline, reference, student), with the hazards of every case.
+// counters per problem (baseline, reference, student), with the hazards of every case;
+// with drawn.student_only, the student's alone (the supervisor has the others).
 counters_event count_versions(const part* const versions[3], const counters_request& drawn,
                               const case_tracer& traced, std::uint64_t seed, double tolerance_c);
+
+// The baseline's and the reference's counters on every problem of `problems` of the part's
+// kind (baseline, reference per problem), as count_versions counts them; the student's
+// version only sizes the buffers and never runs.
+counters_event count_references(const part* const versions[3], const counters_request& problems, std::uint64_t seed,
+                                double tolerance_c);
 
 }  // namespace course

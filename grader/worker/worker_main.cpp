@@ -109,6 +109,32 @@ void emit_counters(const part& p, const versions_of_part& versions_of, const cou
 }
 #endif
 
+#if defined(COURSE_EMULATE)
+// The reference's and baseline's counters of each part on the request's counters problems,
+// one counters event a part (supervisor/reference_counters.hpp); no student code runs.
+int run_references(const std::vector<const part*>& parts, const correctness_request& request,
+                   const versions_of_part& versions_of) {
+    if (!request.counters) throw std::invalid_argument("a references job names no counters problems");
+    for (const part* p : parts) {
+        const auto versions = versions_of(*p);
+        counters_event e{p->id, "", {}, {}, "", ""};
+        if (!versions[0] || !versions[1]) {
+            e.error = "not counted: the part has no reference";
+        } else {
+            try {
+                e = count_references(versions.data(), *request.counters, request.seed, request.tolerance_c);
+            } catch (const executor_lost&) {
+                throw;
+            } catch (const std::exception& ex) {
+                e.error = std::string("the traced run of the reference failed: ") + ex.what();
+            }
+        }
+        events().emit(e);
+    }
+    return exit_ok;
+}
+#endif
+
 int run_correctness_phase(const std::vector<const part*>& parts, correctness_job job,
                           const std::optional<counters_request>& counters, const versions_of_part& versions_of,
                           bool wait_for_go_first) {
@@ -240,7 +266,8 @@ int worker_main(int argc, char** argv, const lab_config& config) {
     worker_job job;
     try {
         job = nlohmann::json::parse(job_text).get<worker_job>();
-        const bool complete = (job.command != worker_command::correctness || job.correctness) &&
+        const bool needs_correctness = job.command == worker_command::correctness || job.command == worker_command::references;
+        const bool complete = (!needs_correctness || job.correctness) &&
                               (job.command != worker_command::timing || job.timing) &&
                               (job.command != worker_command::profile || job.profile);
         if (!complete) throw std::invalid_argument("the job names a command without its request");
@@ -276,7 +303,8 @@ int worker_main(int argc, char** argv, const lab_config& config) {
         // Kernels are host code here: they run in a process of their own, started before any
         // input or expected value exists, and confined further (worker/executor.hpp). The
         // describe job starts one too, to report how it is confined.
-        if (job.command == worker_command::correctness || job.command == worker_command::describe) {
+        if (job.command == worker_command::correctness || job.command == worker_command::describe ||
+            job.command == worker_command::references) {
             std::string note;
             start_kernel_executor(lab.student, lab.reference, lab.baseline, note);
             sandboxed.note += (sandboxed.note.empty() ? "" : " ") + note;
@@ -296,6 +324,17 @@ int worker_main(int argc, char** argv, const lab_config& config) {
 #else
             run_profile(*job.profile, config, lab);
             return exit_ok;
+#endif
+        case worker_command::references:
+#if defined(COURSE_EMULATE)
+            return run_references(select_parts(lab.student, job.correctness->parts), *job.correctness,
+                                  [&](const part& p) {
+                                      return std::array<const part*, 3>{baseline_for(config, lab, p.id),
+                                                                        find_part(lab.reference, p.id), &p};
+                                  });
+#else
+            events().emit(error_event{"only the CPU emulator counts the references", false});
+            return exit_usage;
 #endif
         case worker_command::correctness:
             return run_correctness_phase(

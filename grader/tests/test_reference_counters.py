@@ -1,0 +1,128 @@
+"""A class's reference counters (grader --count-references, supervisor/reference_counters.hpp),
+counted by each lab's emulated template worker, whose student is the stub:
+
+- honest: a grade of the lab's solution that reads them gives the counters, checks and
+  score of a grade that counts them itself, on a draw with the large problem and without;
+- stale: a file counted by a worker that has changed since is not read; the grade counts
+  them itself and says so, with the same result;
+- not a file of them (another lab's, garbage): the same.
+
+    python3 grader/tests/test_reference_counters.py BUILD_DIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+from grader.batch.build_recipe import Recipe  # noqa: E402
+
+BUILD = None
+LABS = ("lab1", "lab2", "lab3", "lab4", "lab5")
+# Seeds whose draws for lab 3's kind (reduction) take the large problem (4) and do not (1):
+# the grade's own report says which it drew, checked below.
+SEEDS = (1, 4)
+
+
+def grade(lab, seed, out, counters=None):
+    cmd = [os.path.join(BUILD, "bin", "grader"), lab, "--emulate", "--seed", str(seed), "--json", out,
+           "--worker-dir", os.path.join(BUILD, "selfcheck", "solution"), "--no-color"]
+    if counters:
+        cmd += ["--reference-counters", counters]
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with open(out) as f:
+        return json.load(f), run.stderr
+
+
+def count(lab, worker, out):
+    return subprocess.run([os.path.join(BUILD, "bin", "grader"), "--count-references", lab, worker, out],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+class ReferenceCounters(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="reference-counters-test-")
+        cls.recipe = Recipe(BUILD)
+        cls.files = {}
+        for lab in LABS:
+            path = os.path.join(cls.tmp, f"{lab}.json")
+            run = count(lab, cls.recipe.templates[(lab, "emulated")]["template_worker"], path)
+            assert run.returncode == 0, run.stdout
+            cls.files[lab] = path
+        cls.fresh = {}  # (lab, seed): the grade that counted them itself
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def fresh_grade(self, lab, seed):
+        if (lab, seed) not in self.fresh:
+            self.fresh[(lab, seed)] = grade(lab, seed, os.path.join(self.tmp, f"{lab}-{seed}-fresh.json"))[0]
+        return self.fresh[(lab, seed)]
+
+    def assert_same_grade(self, mine, fresh):
+        self.assertEqual(mine["score"], fresh["score"])
+        for a, b in zip(mine["parts"], fresh["parts"]):
+            self.assertEqual(a["counters"], b["counters"], a["id"])
+            self.assertEqual(a["checks"], b["checks"], a["id"])
+            self.assertEqual(a["ladder"], b["ladder"], a["id"])
+
+    def test_every_lab_reads_them_and_grades_as_if_it_had_counted(self):
+        drew_large = False
+        for lab in LABS:
+            for seed in SEEDS:
+                with self.subTest(lab=lab, seed=seed):
+                    mine, said = grade(lab, seed, os.path.join(self.tmp, f"{lab}-{seed}.json"), self.files[lab])
+                    self.assertIn("reference counters: the class's, from " + self.files[lab], said)
+                    fresh = self.fresh_grade(lab, seed)
+                    self.assertEqual(fresh["score"], mine["score"])
+                    self.assertGreater(mine["score"], 0)
+                    self.assert_same_grade(mine, fresh)
+                    versions = [v["version"] for p in mine["parts"] for v in p["counters"]["versions"]]
+                    self.assertIn("reference", versions)
+                    self.assertIn("student", versions)
+                    drew_large |= any("n=4194311" in p["counters"]["problems"] for p in mine["parts"])
+        self.assertTrue(drew_large, "no grade drew the large problem: the seeds no longer cover it")
+
+    def test_a_file_counted_by_a_worker_that_changed_since_is_not_read(self):
+        worker = os.path.join(self.tmp, "lab3_worker_emulated")
+        shutil.copy2(self.recipe.templates[("lab3", "emulated")]["template_worker"], worker)
+        stale = os.path.join(self.tmp, "stale.json")
+        self.assertEqual(count("lab3", worker, stale).returncode, 0)
+        with open(worker, "ab") as f:
+            f.write(b"\0")  # rebuilt since
+        mine, said = grade("lab3", 4, os.path.join(self.tmp, "stale-grade.json"), stale)
+        self.assertIn(f"reference counters: counted in this grade instead: the worker that counted them ({worker}) "
+                      "has changed or is gone since", said)
+        self.assert_same_grade(mine, self.fresh_grade("lab3", 4))
+
+    def test_another_labs_file_or_garbage_is_not_read(self):
+        garbage = os.path.join(self.tmp, "garbage.json")
+        with open(garbage, "w") as f:
+            f.write("[1, 2")
+        for path, why in ((self.files["lab4"], f"{self.files['lab4']} holds lab4's, not lab3's"),
+                          (garbage, f"{garbage} is not a file of reference counters")):
+            with self.subTest(path=path):
+                mine, said = grade("lab3", 4, os.path.join(self.tmp, "other-grade.json"), path)
+                self.assertIn("reference counters: counted in this grade instead: " + why, said)
+                self.assert_same_grade(mine, self.fresh_grade("lab3", 4))
+
+    def test_no_lab_no_worker_exit_2_with_the_reason(self):
+        run = count("lab9", "/nonexistent", os.path.join(self.tmp, "x.json"))
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("grader: --count-references: unknown lab 'lab9'", run.stdout)
+        run = count("lab3", "/nonexistent/lab3_worker_emulated", os.path.join(self.tmp, "x.json"))
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("grader: --count-references: cannot read the worker /nonexistent/lab3_worker_emulated",
+                      run.stdout)
+        self.assertFalse(os.path.exists(os.path.join(self.tmp, "x.json")))
+
+
+if __name__ == "__main__":
+    BUILD = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
