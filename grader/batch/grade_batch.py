@@ -317,7 +317,11 @@ def grade(argv):
     scratch_root = os.path.join(args.out, ".scratch")
     t0 = time.time()
     if todo:
-        grader.reference_counters = grade_one.count_references(recipe, args.lab, args.out, args.policy, args.quiet)
+        try:
+            grader.reference_counters = grade_one.count_references(recipe, args.lab, args.out, args.policy,
+                                                                   args.quiet)
+        except children.Stopped:
+            return interrupted(args, subs, todo, grader.recorded)
     if args.slurm:
         return grade_on_slurm(args, grader, todo, subs, folder, t0)
 

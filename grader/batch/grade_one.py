@@ -231,22 +231,27 @@ class SubmissionGrader:
         return work, threads
 
 
-def count_references(recipe, lab, out, policy=None, quiet=False):
+def count_references(recipe, lab, out, policy=None, quiet=False, seconds=600.0):
     """The references' counters of the class (`grader --count-references`), counted once by
     the lab's emulated template worker, whose student is the course's stub (no submission's
     code runs there), so that each grade counts only its student's kernels on the problems it
-    draws: the file's path, or None when they could not be counted (each grade then counts
-    them itself, as one ./grade does), with the reason said."""
+    draws: the file's absolute path (Slurm's tasks run in folders of their own), or None when
+    they could not be counted within `seconds` (each grade then counts them itself, as one
+    ./grade does), with the reason said. children.Stopped when the batch is stopping."""
     if not recipe.has(lab, "emulated"):
         return None
-    path = os.path.join(out, names.REFERENCE_COUNTERS)
+    path = os.path.abspath(os.path.join(out, names.REFERENCE_COUNTERS))
     cmd = [recipe.grader, "--count-references", lab, recipe.templates[(lab, "emulated")]["template_worker"], path]
     if policy:
         cmd.append(os.path.abspath(policy))
-    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    if run.returncode != 0:
+    try:
+        raw, code = children.run(cmd, seconds)
+        said = raw.decode("utf-8", "replace").strip()
+    except subprocess.TimeoutExpired:
+        code, said = None, f"they took longer than {seconds:.0f} s"
+    if code != 0:
         print("grade batch: the references' counters were not counted once for the class, so every grade counts "
-              "them itself: " + run.stdout.decode("utf-8", "replace").strip()[-600:], file=sys.stderr)
+              "them itself: " + said[-600:], file=sys.stderr)
         return None
     if not quiet:
         print(f"grade batch: the references' counters counted once for the class: {path}", file=sys.stderr)

@@ -158,7 +158,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 case_record rec = ev.get<case_end_event>().record;
                 rec.detail = place_code(rec.detail, [&](const std::string& hex) { return lab_file_line(s, hex); });
                 records[rec.part].push_back(rec);
-            } else if (is_event<counters_event>(ev)) {
+            } else if (is_event<counters_event>(ev) && request.counters) {  // asked for: the emulator only
                 auto counted = ev.get<counters_event>();
                 if (request.counters->student_only) merge_reference_counters(counted, cached);
                 // Hazards and instructions name their places as code addresses, like
