@@ -33,6 +33,16 @@ TEST_CASE("a job travels as JSON and back unchanged") {
     CHECK(wire.at("correctness").at("problems").at("reduction").at("sizes") == nlohmann::json::array({1, 33}));
     CHECK_FALSE(back.correctness->wait_for_go);
     CHECK_FALSE(back.timing);
+    CHECK_FALSE(back.correctness->counters->student_only);
+    CHECK(wire.at("correctness").at("counters").at("student_only") == false);
+    correctness_request student_only = request;
+    student_only.counters->student_only = true;
+    worker_job references = correctness_job_of(student_only);
+    references.command = worker_command::references;
+    const worker_job references_back = nlohmann::json(references).get<worker_job>();
+    CHECK(nlohmann::json(references).at("command") == "references");
+    CHECK(references_back.command == worker_command::references);
+    CHECK(references_back.correctness->counters->student_only);
     correctness_request waiting = request;
     waiting.wait_for_go = true;
     CHECK(nlohmann::json(correctness_job_of(waiting)).get<worker_job>().correctness->wait_for_go);

@@ -23,9 +23,10 @@ from grader.batch.build_recipe import Recipe  # noqa: E402
 
 BUILD = None
 LABS = ("lab1", "lab2", "lab3", "lab4", "lab5")
-# Seeds whose draws for lab 3's kind (reduction) take the large problem (4) and do not (1):
-# the grade's own report says which it drew, checked below.
+# Seeds whose draws take no kind's large problem (1) and each kind's that has one (4: the
+# reductions' 4194311, lab 5's records' 524309): the reports say what was drawn, checked below.
 SEEDS = (1, 4)
+LARGE = ("n=4194311", "n=524309")
 
 
 def grade(lab, seed, out, counters=None):
@@ -67,13 +68,13 @@ class ReferenceCounters(unittest.TestCase):
 
     def assert_same_grade(self, mine, fresh):
         self.assertEqual(mine["score"], fresh["score"])
+        self.assertEqual([p["id"] for p in mine["parts"]], [p["id"] for p in fresh["parts"]])
         for a, b in zip(mine["parts"], fresh["parts"]):
             self.assertEqual(a["counters"], b["counters"], a["id"])
             self.assertEqual(a["checks"], b["checks"], a["id"])
             self.assertEqual(a["ladder"], b["ladder"], a["id"])
 
     def test_every_lab_reads_them_and_grades_as_if_it_had_counted(self):
-        drew_large = False
         for lab in LABS:
             for seed in SEEDS:
                 with self.subTest(lab=lab, seed=seed):
@@ -86,8 +87,9 @@ class ReferenceCounters(unittest.TestCase):
                     versions = [v["version"] for p in mine["parts"] for v in p["counters"]["versions"]]
                     self.assertIn("reference", versions)
                     self.assertIn("student", versions)
-                    drew_large |= any("n=4194311" in p["counters"]["problems"] for p in mine["parts"])
-        self.assertTrue(drew_large, "no grade drew the large problem: the seeds no longer cover it")
+                    drawn = ", ".join(p["counters"]["problems"] for p in mine["parts"])
+                    drew_large = any(word in drawn.split(", ") for word in LARGE)
+                    self.assertEqual(drew_large, seed == 4, f"{lab}, seed {seed} drew {drawn}")
 
     def test_a_file_counted_by_a_worker_that_changed_since_is_not_read(self):
         worker = os.path.join(self.tmp, "lab3_worker_emulated")
@@ -111,6 +113,30 @@ class ReferenceCounters(unittest.TestCase):
                 mine, said = grade("lab3", 4, os.path.join(self.tmp, "other-grade.json"), path)
                 self.assertIn("reference counters: counted in this grade instead: " + why, said)
                 self.assert_same_grade(mine, self.fresh_grade("lab3", 4))
+
+    def test_a_student_only_worker_runs_no_reference(self):
+        # The worker itself, as the grader runs it: with student_only, its counters event
+        # holds the student's version alone (the reference and baseline never ran there).
+        worker = os.path.join(BUILD, "selfcheck", "solution", "lab3_worker_emulated")
+        for student_only, versions in ((False, ["baseline", "reference", "student"]), (True, ["student"])):
+            job = {"command": "correctness", "sandbox": "strict",
+                   "correctness": {"parts": ["A"], "seed": 4, "tolerance_c": 8.0, "inputs": ["random"],
+                                   "problems": {"reduction": {"sizes": [4097], "large": []}},
+                                   "counters": {"problems": {"reduction": [4097]}, "student_only": student_only},
+                                   "wait_for_go": False},
+                   "timing": None, "profile": None}
+            r, w = os.pipe()
+            run = subprocess.Popen([worker, "--events-fd", str(w), "--job", json.dumps(job)], pass_fds=(w,),
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            os.close(w)
+            with os.fdopen(r) as f:
+                events = [json.loads(line) for line in f if line.strip()]
+            err = run.communicate(timeout=300)[1]
+            self.assertEqual(run.returncode, 0, err[-500:])
+            counted = [e for e in events if e.get("event") == "counters"]
+            self.assertEqual(len(counted), 1)
+            self.assertEqual([v["version"] for v in counted[0]["versions"]], versions)
+            self.assertEqual({v["problem"] for v in counted[0]["versions"]}, {"n=4097"})
 
     def test_no_lab_no_worker_exit_2_with_the_reason(self):
         run = count("lab9", "/nonexistent", os.path.join(self.tmp, "x.json"))
