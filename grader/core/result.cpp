@@ -185,7 +185,8 @@ void to_json(nlohmann::json& j, const lab_result& r) {
          {"exit_code", r.exit_code},
          {"summary", r.summary},
          {"outcome", r.outcome},
-         {"seconds", r.seconds}};
+         {"seconds", r.seconds},
+         {"reference_counters", r.reference_counters}};
 }
 
 }  // namespace course

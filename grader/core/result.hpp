@@ -219,6 +219,10 @@ struct lab_result {
     // correctness cases and racecheck, from each worker's "go") and with a shared GPU
     // lock, "gpu_wait" (waiting for it). For instructors sizing a batch.
     std::map<std::string, double> seconds;
+    // Where the reference's and baseline's counters came from, when the emulator counted
+    // (grader --reference-counters): "class" (the batch's file), "counted: <why the file was
+    // not read>", or "" (no file given, or no counters).
+    std::string reference_counters;
 };
 
 // `file` as the reports show it: relative to `course_root` when it lies inside it (both

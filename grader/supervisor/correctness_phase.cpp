@@ -135,6 +135,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
         const std::string why_not =
             load_reference_counters(s.opt.reference_counters, s.opt.lab, *request.counters, s.parts, cached);
         request.counters->student_only = why_not.empty();
+        s.reference_counters = why_not.empty() ? "class" : "counted: " + why_not;
         s.say(why_not.empty() ? "reference counters: the class's, from " + s.opt.reference_counters
                               : "reference counters: counted in this grade instead: " + why_not);
     }

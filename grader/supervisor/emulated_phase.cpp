@@ -50,6 +50,7 @@ std::future<emulated_run> start_emulated_technique_run(const session& s) {
         emulated_run run;
         correctness_phase(e->s, run.parts);
         run.seconds = clock.seconds();
+        run.reference_counters = e->s.reference_counters;
         return run;
     });
 }

@@ -94,12 +94,14 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
             if (emulated.valid()) {
                 emulated_run run = emulated.get();
                 r.seconds["emulator"] = run.seconds;
+                r.reference_counters = run.reference_counters;
                 take_emulated_technique_run(s, std::move(run), results);
             }
             lap("emulator_wait");
             timing_phase(s, results);
             lap("timing");
         } else {
+            r.reference_counters = s.reference_counters;
             for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator cannot time kernels (its counters below stand in)";
             if (opt.profile)
                 r.notes.push_back("--profile did not run: Nsight Compute needs a GPU. The emulator's counters below "

@@ -26,6 +26,7 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
 struct emulated_run {
     std::map<std::string, part_result> parts;
     double seconds = 0;  // its own wall time, beside the GPU's cases
+    std::string reference_counters;  // lab_result::reference_counters of its run
 };
 std::future<emulated_run> start_emulated_technique_run(const session& s);
 void take_emulated_technique_run(const session& s, emulated_run run, std::map<std::string, part_result>& results);

@@ -34,6 +34,8 @@ struct session {
     mutable std::size_t unshown_output_lines = 0;
     // Some worker's kernels printed past the backend's bound (course/printf_bound.hpp).
     mutable bool output_cut = false;
+    // lab_result::reference_counters, as the correctness phase found the class's file.
+    mutable std::string reference_counters;
     // The GPU this grading shares with other graders (--gpu-lock); locks nothing on the emulator.
     gpu_lock lock() const { return gpu_lock(gpu() ? opt.gpu_lock : "", &gpu_seconds.waited); }
     std::vector<std::string> part_ids() const;

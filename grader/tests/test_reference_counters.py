@@ -64,6 +64,7 @@ class ReferenceCounters(unittest.TestCase):
     def fresh_grade(self, lab, seed):
         if (lab, seed) not in self.fresh:
             self.fresh[(lab, seed)] = grade(lab, seed, os.path.join(self.tmp, f"{lab}-{seed}-fresh.json"))[0]
+            self.assertEqual(self.fresh[(lab, seed)]["reference_counters"], "")  # no file: counted, as ./grade does
         return self.fresh[(lab, seed)]
 
     def assert_same_grade(self, mine, fresh):
@@ -80,6 +81,7 @@ class ReferenceCounters(unittest.TestCase):
                 with self.subTest(lab=lab, seed=seed):
                     mine, said = grade(lab, seed, os.path.join(self.tmp, f"{lab}-{seed}.json"), self.files[lab])
                     self.assertIn("reference counters: the class's, from " + self.files[lab], said)
+                    self.assertEqual(mine["reference_counters"], "class")
                     fresh = self.fresh_grade(lab, seed)
                     self.assertEqual(fresh["score"], mine["score"])
                     self.assertGreater(mine["score"], 0)
@@ -101,6 +103,8 @@ class ReferenceCounters(unittest.TestCase):
         mine, said = grade("lab3", 4, os.path.join(self.tmp, "stale-grade.json"), stale)
         self.assertIn(f"reference counters: counted in this grade instead: the worker that counted them ({worker}) "
                       "has changed or is gone since", said)
+        self.assertEqual(mine["reference_counters"],
+                         f"counted: the worker that counted them ({worker}) has changed or is gone since")
         self.assert_same_grade(mine, self.fresh_grade("lab3", 4))
 
     def test_another_labs_file_or_garbage_is_not_read(self):
@@ -112,6 +116,7 @@ class ReferenceCounters(unittest.TestCase):
             with self.subTest(path=path):
                 mine, said = grade("lab3", 4, os.path.join(self.tmp, "other-grade.json"), path)
                 self.assertIn("reference counters: counted in this grade instead: " + why, said)
+                self.assertTrue(mine["reference_counters"].startswith("counted: " + why))
                 self.assert_same_grade(mine, self.fresh_grade("lab3", 4))
 
     def test_a_student_only_worker_runs_no_reference(self):

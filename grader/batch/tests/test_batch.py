@@ -182,6 +182,17 @@ class BatchTest(unittest.TestCase):
             self.assertIn('data-check="correctness">' + ("passed" if name == "correct" else "failed"), page)
             self.assertIn('<pre class="src">', page)
 
+    def test_grades_read_the_class_reference_counters(self):
+        # Counted once for the class (with the batch's policy) and read by every grade, on
+        # either backend (a GPU grade's emulator run reads them too).
+        with open(os.path.join(self.out, "reference_counters.json")) as f:
+            counted = json.load(f)
+        self.assertEqual(counted["lab"], "lab1")
+        self.assertEqual(sorted(counted["parts"]), ["A"])
+        for name in ("correct", "wrong", "latin1"):
+            with open(os.path.join(self.out, name, "report.json")) as f:
+                self.assertEqual(json.load(f)["reference_counters"], "class", name)
+
     def test_figures_for_scripts(self):
         # What the batch prints at the end, as JSON (scripts/batch_throughput.py reads it).
         with open(os.path.join(self.out, "batch_stats.json")) as f:
