@@ -143,6 +143,14 @@ class SlurmMatchesLocal(unittest.TestCase):
         self.assertIn(f"submitted array job {array}", self.slurm_run.stdout.decode())
         self.assertTrue(os.path.getsize(os.path.join(self.slurm, "class_scores.png")) > 0)
         self.assertFalse(os.path.exists(os.path.join(run, "scratch")))  # the merge removed its own run's builds
+        # The array's grades read the class's reference counters, named by an absolute path
+        # in the manifest: the tasks run in folders of their own.
+        self.assertTrue(os.path.isabs(manifest["reference_counters"]))
+        graded = [read_json(os.path.join(self.slurm, name, "report.json")) for name in sorted(os.listdir(self.slurm))
+                  if os.path.exists(os.path.join(self.slurm, name, "report.json"))]
+        graded = [r for r in graded if r["parts"]]
+        self.assertGreater(len(graded), 20)
+        self.assertEqual({r["reference_counters"] for r in graded}, {"class"})
 
 
 class CancelledTask(unittest.TestCase):
