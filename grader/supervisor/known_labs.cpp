@@ -1,5 +1,7 @@
 #include "supervisor/known_labs.hpp"
 
+#include <sstream>
+
 namespace course {
 
 const std::vector<lab_entry>& known_labs() {
@@ -14,6 +16,13 @@ bool is_known_lab(const std::string& name) {
     for (const auto& l : known_labs())
         if (name == l.name) return true;
     return false;
+}
+
+std::vector<std::string> part_ids(const lab_entry& lab) {
+    std::vector<std::string> ids;
+    std::istringstream words(lab.parts);
+    for (std::string id; words >> id;) ids.push_back(id);
+    return ids;
 }
 
 std::string known_labs_text() {

@@ -9,7 +9,6 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <sstream>
 #include <stdexcept>
 
 #include "core/grading_plan.hpp"
@@ -69,12 +68,7 @@ int main(int argc, char** argv) {
     if ((argc == 2 || argc == 3) && std::string(argv[1]) == "--describe-grading") {
         try {
             std::vector<std::pair<std::string, std::vector<std::string>>> labs;
-            for (const auto& l : course::known_labs()) {
-                std::vector<std::string> ids;
-                std::istringstream words(l.parts);
-                for (std::string id; words >> id;) ids.push_back(id);
-                labs.emplace_back(l.name, ids);
-            }
+            for (const auto& l : course::known_labs()) labs.emplace_back(l.name, course::part_ids(l));
             std::cout << course::grading_plan(course::load_policy(argc == 3 ? argv[2] : ""), labs).dump(1) << "\n";
         } catch (const std::exception& e) {
             std::cerr << "grader: " << e.what() << "\n";

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "core/sha256.hpp"
@@ -29,13 +28,8 @@ counters_request countable_problems(const policy& pol) {
 namespace {
 
 std::vector<std::string> lab_part_ids(const std::string& lab) {
-    for (const auto& l : known_labs()) {
-        if (lab != l.name) continue;
-        std::vector<std::string> ids;
-        std::istringstream words(l.parts);
-        for (std::string id; words >> id;) ids.push_back(id);
-        return ids;
-    }
+    for (const auto& l : known_labs())
+        if (lab == l.name) return part_ids(l);
     throw std::runtime_error("unknown lab '" + lab + "'; the labs are " + known_labs_text());
 }
 

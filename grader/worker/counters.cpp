@@ -1,6 +1,7 @@
 #include "worker/counters.hpp"
 
 #include <algorithm>
+#include <memory>
 
 #include "course/cuda_check.hpp"
 #include "emu/emu_stats.hpp"
@@ -203,13 +204,10 @@ counters_event count_versions(const part* const versions[3], const counters_requ
         const auto mine = traced.student.find(size);
         if (mine == traced.student.end()) continue;  // its case did not run to the end
         const bool perturb = traced.warp_shuffles > 0 && out.shuffles_perturbed.empty();
-        if (drawn.student_only && !perturb) {
-            out.versions.push_back(mine->second);
-            out.problems += (out.problems.empty() ? "" : ", ") + size;
-            continue;  // the supervisor has the others: nothing to run
-        }
-        const auto prob =
-            kind.make_problem(versions, ps, tolerance_c, kind.make_inputs(student, ps, seed, std::nullopt));
+        // With student_only the supervisor has the others: a problem only to perturb on.
+        std::unique_ptr<problem> prob;
+        if (!drawn.student_only || perturb)
+            prob = kind.make_problem(versions, ps, tolerance_c, kind.make_inputs(student, ps, seed, std::nullopt));
         if (!drawn.student_only) count_course_versions(*prob, versions, size, mine->second.elements, out.versions);
         out.versions.push_back(mine->second);
         out.problems += (out.problems.empty() ? "" : ", ") + size;
