@@ -6,24 +6,9 @@
 #include <thread>
 #include <vector>
 
+#include "inputs/input_element.hpp"
+
 namespace course {
-
-namespace {
-
-// splitmix64: tiny, fast and good enough to make test inputs; every element is a pure
-// function of (seed, index), so inputs are reproducible and can be made in any order.
-std::uint64_t mix(std::uint64_t z) {
-    z += 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    return z ^ (z >> 31);
-}
-
-float unit_float(std::uint64_t bits) {  // uniform in [0, 1), 24 random bits
-    return static_cast<float>(bits >> 40) * (1.0f / 16777216.0f);
-}
-
-}  // namespace
 
 std::string to_string(input_kind kind) {
     switch (kind) {
@@ -49,7 +34,7 @@ bool is_integer_valued(input_kind kind) {
 }
 
 std::uint64_t case_seed(std::uint64_t run_seed, input_kind kind, std::uint64_t size_tag) {
-    return mix(mix(run_seed ^ (static_cast<std::uint64_t>(kind) << 56)) ^ size_tag);
+    return element::mix(element::mix(run_seed ^ (static_cast<std::uint64_t>(kind) << 56)) ^ size_tag);
 }
 
 namespace {
@@ -74,25 +59,8 @@ void parallel_chunks(std::size_t n, std::size_t chunks, const Body& body) {
     for (auto& t : threads) t.join();
 }
 
-void fill_range(input_kind kind, std::uint64_t base, float* out, std::size_t begin, std::size_t end) {
-    for (std::size_t i = begin; i < end; ++i) {
-        const std::uint64_t r = mix(base + i);
-        switch (kind) {
-        case input_kind::random: out[i] = unit_float(r); break;
-        case input_kind::ones: out[i] = 1.0f; break;
-        case input_kind::integers: out[i] = static_cast<float>(static_cast<int>(r % 17) - 8); break;
-        case input_kind::cancellation: {
-            // Pairs (a, -a) with |a| up to 1000, each partner nudged by up to 1/16:
-            // the true sum is small while sum|x| is large.
-            const std::uint64_t pair = mix(base + (i & ~std::size_t{1}));
-            const float a = (unit_float(pair) - 0.5f) * 2000.0f;
-            const float noise = unit_float(r) * 0.0625f;
-            out[i] = (i % 2 == 0) ? a + noise : -a + noise;
-            break;
-        }
-        case input_kind::index: out[i] = static_cast<float>(i % 16777216u); break;
-        }
-    }
+void fill_range(input_kind kind, std::uint64_t stream, float* out, std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end; ++i) out[i] = element::value(kind, stream, i);
 }
 
 exact_sum pairwise_sum(const float* x, std::size_t n) {
@@ -114,8 +82,8 @@ exact_sum pairwise_sum(const float* x, std::size_t n) {
 }  // namespace
 
 void fill_input(input_kind kind, std::uint64_t seed, float* out, std::size_t n) {
-    const std::uint64_t base = mix(seed);
-    parallel_chunks(n, chunk_count(n), [&](std::size_t, std::size_t b, std::size_t e) { fill_range(kind, base, out, b, e); });
+    const std::uint64_t stream = element::stream_of(seed);
+    parallel_chunks(n, chunk_count(n), [&](std::size_t, std::size_t b, std::size_t e) { fill_range(kind, stream, out, b, e); });
 }
 
 host_floats make_input(input_kind kind, std::uint64_t seed, std::size_t n) {

@@ -7,7 +7,6 @@
 
 #include "core/protocol.hpp"
 #include "inputs/inputs.hpp"
-#include "worker/device_inputs.hpp"
 #include "worker/part.hpp"
 
 namespace course {
@@ -18,8 +17,9 @@ struct correctness_job {
     std::vector<input_kind> inputs;              // reduction inputs
     std::uint64_t seed = 0;
     double tolerance_c = 0;
-    // Device copies of the inputs for the cases to copy from (null: every case uploads).
-    device_inputs* on_device = nullptr;
+    // The reduction cases make their inputs on the device (worker/input_maker.hpp) rather
+    // than upload them from the worker's input cache.
+    bool inputs_on_device = false;
     // The emulator: called after every case, whatever its end, with its input kind and
     // size words, to read what the case's launches did (worker/counters.hpp).
     std::function<void(const std::string& input, const std::string& size)> after_case;

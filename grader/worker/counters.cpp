@@ -207,7 +207,7 @@ counters_event count_versions(const part* const versions[3], const counters_requ
         // With student_only the supervisor has the others: a problem only to perturb on.
         std::unique_ptr<problem> prob;
         if (!drawn.student_only || perturb)
-            prob = kind.make_problem(versions, ps, tolerance_c, kind.make_inputs(student, ps, seed, std::nullopt));
+            prob = kind.make_problem(versions, ps, tolerance_c, kind.make_inputs(student, ps, seed, std::nullopt, false));
         if (!drawn.student_only) count_course_versions(*prob, versions, size, mine->second.elements, out.versions);
         out.versions.push_back(mine->second);
         out.problems += (out.problems.empty() ? "" : ", ") + size;
@@ -238,7 +238,7 @@ counters_event count_references(const part* const versions[3], const counters_re
     for (const problem_size& ps : drawn_problems(student, problems)) {
         const std::string size = ps.word();
         const auto prob =
-            kind.make_problem(versions, ps, tolerance_c, kind.make_inputs(student, ps, seed, std::nullopt));
+            kind.make_problem(versions, ps, tolerance_c, kind.make_inputs(student, ps, seed, std::nullopt, false));
         count_course_versions(*prob, versions, size, kind.input_floats(student, ps), out.versions);
         out.problems += (out.problems.empty() ? "" : ", ") + size;
     }

@@ -4,6 +4,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include "worker/input_maker.hpp"
+
 #if defined(COURSE_EMULATE)
 #include "emu/device_memory.hpp"
 #endif
@@ -70,10 +72,12 @@ void guarded_buffer::upload(const float* host, std::size_t count) {
                                cudaMemcpyHostToDevice));
 }
 
-void guarded_buffer::copy_from_device(const float* device) {
-    CUDA_CHECK(cudaMemcpyAsync(buf_.data(), device, count_ * sizeof(float), cudaMemcpyDeviceToDevice));
+component_sums guarded_buffer::make(input_kind kind, std::uint64_t seed, std::size_t n, unsigned width) {
+    if (n * width != count_) throw std::logic_error("guarded_buffer::make: an input of the wrong size");
+    component_sums sums = make_input_on_device(kind, seed, buf_.data(), n, width);
     CUDA_CHECK(cudaMemcpyAsync(buf_.data() + count_, guard_pattern(), guard_words * sizeof(float),
                                cudaMemcpyHostToDevice));
+    return sums;
 }
 
 void guarded_buffer::set(std::size_t index, float value) {

@@ -3,6 +3,8 @@
 #include <cstdint>
 
 #include "course/device_buffer.hpp"
+#include "inputs/inputs.hpp"
+#include "inputs/perturbation.hpp"
 
 namespace course {
 
@@ -32,8 +34,9 @@ public:
     void poison_async();
     // Payload from host (waited for), guards re-armed (queued).
     void upload(const float* host, std::size_t count);
-    // Payload from another device buffer of at least size() floats, guards re-armed; queued.
-    void copy_from_device(const float* device);
+    // Payload made on the device (make_input_on_device: n records of `width` floats, n *
+    // width == size()), guards re-armed; returns its exact sums.
+    component_sums make(input_kind kind, std::uint64_t seed, std::size_t n, unsigned width);
     // One payload element from the host: a changed input element between runs.
     void set(std::size_t index, float value);
     // `count` payload elements from `offset` to the host: a spot check of an output.

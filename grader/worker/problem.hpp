@@ -33,11 +33,13 @@ public:
     virtual case_record rerun_fresh(const part& p) = 0;
 };
 
-// One input of a problem on the host, with its exact sums (reductions; none for a matrix).
+// One input of a problem on the host, with its exact sums (reductions; none for a matrix),
+// or only its seed where on_device: the problem makes it on the device when it is made.
 struct host_input {
     std::uint64_t seed = 0;
     host_floats values;
     component_sums sums;
+    bool on_device = false;
 };
 
 // A problem's inputs, made on the host before it exists (no GPU needed): the one it

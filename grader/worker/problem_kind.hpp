@@ -30,9 +30,11 @@ public:
     virtual void run_cases(const part& p, const kind_cases& cases, case_suite& suite) const = 0;
     // The input floats of a problem of this size: what the counters are per.
     virtual std::uint64_t input_floats(const part& p, const problem_size& size) const = 0;
-    // The inputs of a timed (counted, profiled) problem of this size, on the host.
+    // The inputs of a timed (counted, profiled) problem of this size, on the host; with
+    // on_device, a kind that can make them on the device (worker/input_maker.hpp) only
+    // names them here and makes them with the problem, leaving the host nothing to do.
     virtual problem_inputs make_inputs(const part& p, const problem_size& size, std::uint64_t seed,
-                                       std::optional<std::uint64_t> fresh_seed) const = 0;
+                                       std::optional<std::uint64_t> fresh_seed, bool on_device) const = 0;
     // Allocates and uploads. The buffers are sized for all three versions (naive,
     // reference, student), so none reallocates; `inputs` from make_inputs at the same size.
     virtual std::unique_ptr<problem> make_problem(const part* const versions[3], const problem_size& size,

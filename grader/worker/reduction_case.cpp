@@ -6,7 +6,9 @@
 #include <stdexcept>
 #include <vector>
 
+#include "inputs/input_element.hpp"
 #include "inputs/tolerance.hpp"
+#include "worker/input_maker.hpp"
 
 namespace course {
 
@@ -49,34 +51,49 @@ void reduction_fixture::draw(input_kind kind, host_floats values, component_sums
     host_ = std::move(values);
     sums_ = std::move(sums);
     cached_ = nullptr;
+    made_.reset();
     cached_changes_.clear();
     bufs_.in.upload(host_.data(), host_.size());
 }
 
-void reduction_fixture::use(input_kind kind, std::uint64_t run_seed, input_cache& inputs, device_inputs* on_device) {
+void reduction_fixture::use(input_kind kind, std::uint64_t run_seed, input_cache& inputs, bool on_device) {
     const std::uint64_t seed = reduction_case_seed(run_seed, kind, n_);
+    if (on_device) {
+        make(kind, seed);
+        return;
+    }
     const host_floats& values = inputs.values(kind, seed, n_ * bufs_.width);
     require_size(values, n_, bufs_.width);
     kind_ = kind;
     changed_ = false;
     host_ = {};
     cached_ = &values;
+    made_.reset();
     cached_changes_.clear();
     sums_ = inputs.sums(kind, seed, n_, bufs_.width);
-    const float* copy = on_device != nullptr ? on_device->find(values) : nullptr;
-    if (copy != nullptr) bufs_.in.copy_from_device(copy);
-    else bufs_.in.upload(values.data(), values.size());
+    bufs_.in.upload(values.data(), values.size());
+}
+
+void reduction_fixture::make(input_kind kind, std::uint64_t seed) {
+    kind_ = kind;
+    changed_ = false;
+    host_ = {};
+    cached_ = nullptr;
+    cached_changes_.clear();
+    sums_ = bufs_.in.make(kind, seed, n_, bufs_.width);
+    made_ = seed;
 }
 
 void reduction_fixture::perturb(std::uint64_t seed, double tolerance_c) {
     std::vector<element_change> changes;
-    if (cached_ != nullptr) {
+    if (cached_ != nullptr || made_) {
+        const std::uint64_t stream = made_ ? element::stream_of(*made_) : 0;
         const auto value_of = [&](std::size_t i) {
             for (auto it = cached_changes_.rbegin(); it != cached_changes_.rend(); ++it)
                 if (it->index == i) return it->value;
-            return (*cached_)[i];
+            return made_ ? element::value(kind_, stream, i) : (*cached_)[i];
         };
-        changes = perturb_sums(value_of, cached_->size(), n_, bufs_.width, sums_, tolerance_c, seed);
+        changes = perturb_sums(value_of, n_ * bufs_.width, n_, bufs_.width, sums_, tolerance_c, seed);
         cached_changes_.insert(cached_changes_.end(), changes.begin(), changes.end());
     } else {
         changes = perturb_sums(host_, n_, bufs_.width, sums_, tolerance_c, seed);
@@ -162,7 +179,7 @@ std::uint64_t reduction_case_seed(std::uint64_t run_seed, input_kind kind, std::
 }
 
 case_record run_reduction_case(const part& p, input_kind kind, std::size_t n, std::uint64_t run_seed,
-                               double tolerance_c, input_cache& inputs, device_inputs* on_device) {
+                               double tolerance_c, input_cache& inputs, bool on_device) {
     reduction_fixture fixture(n, p.shape.scratch_elems(n), p.record_len);
     fixture.use(kind, run_seed, inputs, on_device);
     return fixture.check(p, tolerance_c);

@@ -1,6 +1,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -8,7 +9,6 @@
 #include "inputs/inputs.hpp"
 #include "inputs/perturbation.hpp"
 #include "core/result.hpp"
-#include "worker/device_inputs.hpp"
 #include "worker/guarded_buffer.hpp"
 #include "worker/part.hpp"
 
@@ -37,10 +37,14 @@ public:
     // An input of `kind` (n * width floats) with its exact sums, now the fixture's own,
     // uploaded.
     void draw(input_kind kind, host_floats values, component_sums sums);
-    // The case input of `kind` for the run's seed (reduction_case_seed) from `inputs`, with
-    // its sums: copied on the device from its copy in `on_device` where that keeps one,
-    // uploaded otherwise. The fixture never writes it: perturb() keeps its changes apart.
-    void use(input_kind kind, std::uint64_t run_seed, input_cache& inputs, device_inputs* on_device = nullptr);
+    // The case input of `kind` for the run's seed (reduction_case_seed), with its sums: made
+    // in place on the device where `on_device` (worker/input_maker.hpp), else drawn from
+    // `inputs` (made once on the host for every part) and uploaded. The fixture never writes
+    // a drawn input: perturb() keeps its changes apart and asks the input for the rest.
+    void use(input_kind kind, std::uint64_t run_seed, input_cache& inputs, bool on_device = false);
+    // The input of (kind, seed) made in place on the device (worker/input_maker.hpp), with its
+    // sums; perturb() keeps its changes apart and asks the input for the rest.
+    void make(input_kind kind, std::uint64_t seed);
     // Rewrites a few elements on the host and the device (perturb_sums); the sums follow.
     void perturb(std::uint64_t seed, double tolerance_c);
     // Poisons out and scratch, payloads only, queued: before every timed run.
@@ -61,8 +65,9 @@ private:
     bool changed_ = false;  // changed elements are not integers: no exact judging then
     reduction_buffers bufs_;
     host_floats host_;                     // the fixture's own input (draw)
-    const host_floats* cached_ = nullptr;  // or a cached one (use), with
-    std::vector<element_change> cached_changes_;  // the changes made to it since
+    const host_floats* cached_ = nullptr;  // or a cached one (use), or
+    std::optional<std::uint64_t> made_;    // the seed of one made on the device (use), with
+    std::vector<element_change> cached_changes_;  // the changes made to either since
     component_sums sums_;
 };
 
@@ -71,6 +76,6 @@ std::uint64_t reduction_case_seed(std::uint64_t run_seed, input_kind kind, std::
 
 // Puts the input of `kind` for (seed, n), from `inputs`, in place (use) and checks one run.
 case_record run_reduction_case(const part& p, input_kind kind, std::size_t n, std::uint64_t run_seed,
-                               double tolerance_c, input_cache& inputs, device_inputs* on_device = nullptr);
+                               double tolerance_c, input_cache& inputs, bool on_device = false);
 
 }  // namespace course

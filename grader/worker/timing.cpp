@@ -17,6 +17,7 @@
 #include "course/event_timer.hpp"
 #include "worker/events.hpp"
 #include "worker/go_signal.hpp"
+#include "worker/input_maker.hpp"
 #include "worker/problem_kind.hpp"
 
 namespace course {
@@ -217,8 +218,10 @@ void run_timing(const timing_job& job, const device_info& device) {
     benchmark::AddCustomContext("cuda_runtime", std::to_string(device.runtime_version));
 
     // The host work first, holding no GPU (other graders may be timing): every part's
-    // inputs and their exact sums, and the fresh input of the check after timing. No
-    // kernel runs, and nothing is allocated on the GPU, before "go".
+    // inputs and their exact sums, and the fresh input of the check after timing, where a
+    // kind makes them on the host (a reduction's are made on the device with its problem,
+    // after "go": worker/input_maker.hpp). No kernel runs, and nothing is allocated on the
+    // GPU, before "go".
     // Parts of one kind and record length draw the same inputs (one seed per job): each is
     // made once and copied for the next part, since a copy of 2^25 floats costs a fraction
     // of making them and their exact sums, CPU that graders sharing a host run short of.
@@ -233,7 +236,8 @@ void run_timing(const timing_job& job, const device_info& device) {
             continue;
         }
         made.emplace(key, inputs.size());
-        inputs.push_back(problem_kind_named(student.kind).make_inputs(student, size, job.seed, fresh_seed(job)));
+        inputs.push_back(problem_kind_named(student.kind).make_inputs(student, size, job.seed, fresh_seed(job),
+                                                                      inputs_made_on_device));
     }
     say_ready_and_wait(job);
 

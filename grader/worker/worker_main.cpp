@@ -13,6 +13,7 @@
 #include "worker/device_info.hpp"
 #include "worker/events.hpp"
 #include "worker/go_signal.hpp"
+#include "worker/input_maker.hpp"
 #include "worker/problem_kind.hpp"
 #include "worker/sandbox.hpp"
 #if !defined(COURSE_EMULATE)
@@ -139,9 +140,9 @@ int run_correctness_phase(const std::vector<const part*>& parts, correctness_job
                           const std::optional<counters_request>& counters, const versions_of_part& versions_of,
                           bool wait_for_go_first) {
     // The inputs first, on the host and while other graders may be timing: no GPU needed.
+    // A GPU worker makes its reductions' inputs on the device instead, case by case.
+    job.inputs_on_device = inputs_made_on_device;
     prepare_correctness_inputs(job, parts);
-    device_inputs on_device(keep_inputs_on_device);
-    job.on_device = &on_device;
     if (wait_for_go_first) {
         correctness_ready_event ready;
         for (const part* p : parts) ready.parts.push_back(p->id);
@@ -244,7 +245,7 @@ void run_profile(const profile_request& request, const lab_config& config, const
     const problem_kind& kind = problem_kind_named(p->kind);
     // The profiled run's input; its tolerance is never used, since nothing is checked.
     const auto prob = kind.make_problem(versions, request.size, 1.0,
-                                        kind.make_inputs(*p, request.size, request.seed, std::nullopt));
+                                        kind.make_inputs(*p, request.size, request.seed, std::nullopt, false));
     prob->run(*p);
     CUDA_CHECK(cudaDeviceSynchronize());
     events().emit(profiled_event{p->id, version, prob->label()});

@@ -43,7 +43,7 @@ void random_and_changed_cases(const part& p, std::size_t n, const std::string& s
     const std::string random = to_string(input_kind::random);
     suite.run(random, size, n, [&] {
         fixture.emplace(n, p.shape.scratch_elems(n), p.record_len);
-        fixture->use(input_kind::random, job.seed, suite.inputs(), job.on_device);
+        fixture->use(input_kind::random, job.seed, suite.inputs(), job.inputs_on_device);
         const case_record rec = fixture->check(p, job.tolerance_c);
         first_ok = rec.ok;
         return rec;
@@ -63,7 +63,7 @@ public:
     reduction_problem(std::size_t n, unsigned width, std::size_t scratch, double tolerance_c, problem_inputs inputs)
         : seed_(inputs.first.seed), tolerance_c_(tolerance_c), fixture_(n, scratch, width),
           fresh_(std::move(inputs.fresh)) {
-        fixture_.draw(input_kind::random, std::move(inputs.first.values), std::move(inputs.first.sums));
+        put(std::move(inputs.first));
     }
     std::string label() const override {
         return (fixture_.width() > 1 ? "records=" : "n=") + std::to_string(fixture_.n());
@@ -77,13 +77,19 @@ public:
     case_record check_run(const part& p) override { return fixture_.judge(p.id, tolerance_c_); }
     case_record check_last(const part& p) override { return fixture_.judge(p.id, tolerance_c_); }
     case_record rerun_fresh(const part& p) override {
-        if (fresh_.values.empty()) throw std::logic_error("rerun_fresh: the problem was made without a fresh input");
-        fixture_.draw(input_kind::random, std::move(fresh_.values), std::move(fresh_.sums));
+        if (fresh_.values.empty() && !fresh_.on_device)
+            throw std::logic_error("rerun_fresh: the problem was made without a fresh input");
+        put(std::move(fresh_));
         fresh_ = {};
         return fixture_.check(p, tolerance_c_);
     }
 
 private:
+    void put(host_input in) {
+        if (in.on_device) fixture_.make(input_kind::random, in.seed);
+        else fixture_.draw(input_kind::random, std::move(in.values), std::move(in.sums));
+    }
+
     std::uint64_t seed_;
     std::uint64_t runs_ = 0;
     double tolerance_c_;
@@ -104,6 +110,7 @@ class reduction_kind final : public problem_kind {
 public:
     void prepare_cases(const part& p, const kind_cases& cases, case_suite& suite) const override {
         const correctness_job& job = suite.job();
+        if (job.inputs_on_device) return;  // each case makes its own on the device
         const auto make = [&](input_kind kind, std::size_t n) {
             (void)suite.inputs().sums(kind, reduction_case_seed(job.seed, kind, n), n, p.record_len);
         };
@@ -124,7 +131,7 @@ public:
                     continue;
                 }
                 suite.run(to_string(kind), size.word(), n, [&] {
-                    return run_reduction_case(p, kind, n, job.seed, job.tolerance_c, suite.inputs(), job.on_device);
+                    return run_reduction_case(p, kind, n, job.seed, job.tolerance_c, suite.inputs(), job.inputs_on_device);
                 });
             }
         }
@@ -132,7 +139,7 @@ public:
             const std::size_t n = count_of(size);
             suite.run(to_string(input_kind::random), size.word(), n, [&] {
                 return run_reduction_case(p, input_kind::random, n, job.seed, job.tolerance_c, suite.inputs(),
-                                          job.on_device);
+                                          job.inputs_on_device);
             });
         }
     }
@@ -142,10 +149,17 @@ public:
     }
 
     problem_inputs make_inputs(const part& p, const problem_size& size, std::uint64_t seed,
-                               std::optional<std::uint64_t> fresh_seed) const override {
+                               std::optional<std::uint64_t> fresh_seed, bool on_device) const override {
+        const auto input = [&](std::uint64_t s) {
+            if (!on_device) return reduction_input(count_of(size), p.record_len, s);
+            host_input named;
+            named.seed = s;
+            named.on_device = true;
+            return named;
+        };
         problem_inputs in;
-        in.first = reduction_input(count_of(size), p.record_len, seed);
-        if (fresh_seed) in.fresh = reduction_input(count_of(size), p.record_len, *fresh_seed);
+        in.first = input(seed);
+        if (fresh_seed) in.fresh = input(*fresh_seed);
         return in;
     }
 

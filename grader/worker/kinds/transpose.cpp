@@ -113,8 +113,9 @@ public:
         return shape_of(size).elements();
     }
 
+    // Always on the host: a check reads the whole input back (check_last).
     problem_inputs make_inputs(const part&, const problem_size& size, std::uint64_t seed,
-                               std::optional<std::uint64_t> fresh_seed) const override {
+                               std::optional<std::uint64_t> fresh_seed, bool) const override {
         const auto matrix = [&](std::uint64_t s) {
             host_input in;
             in.seed = s;

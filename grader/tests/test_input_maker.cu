@@ -1,0 +1,76 @@
+// The GPU's inputs (worker/input_maker.cu) against the host's: every kind, sizes around the
+// grid's stride, plain sums and records, bit for bit, with the same exact sums. Needs a GPU:
+// exits 77 (skipped) without one, never a silent pass.
+#define DOCTEST_CONFIG_IMPLEMENT
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "course/device_buffer.hpp"
+#include "inputs/inputs.hpp"
+#include "inputs/perturbation.hpp"
+#include "worker/input_maker.hpp"
+
+namespace {
+
+using course::input_kind;
+
+constexpr std::uint64_t seed = 20261207;
+
+void compare(input_kind kind, std::size_t n, unsigned width) {
+    CAPTURE(course::to_string(kind));
+    CAPTURE(n);
+    CAPTURE(width);
+    const std::size_t count = n * width;
+    course::device_buffer<float> buf(count, "input");
+    const course::component_sums made = course::make_input_on_device(kind, seed, buf.data(), n, width);
+    std::vector<float> back(count);
+    buf.download(back.data(), count);
+    const course::host_floats host = course::make_input(kind, seed, count);
+    CHECK(std::memcmp(back.data(), host.data(), count * sizeof(float)) == 0);
+
+    const course::component_sums want = course::sum_components(host.data(), n, width);
+    REQUIRE(made.sum.size() == width);
+    REQUIRE(made.sum_abs.size() == width);
+    for (unsigned c = 0; c < width; ++c) {
+        if (course::is_integer_valued(kind)) {  // exact in double in any order
+            CHECK(made.sum[c] == want.sum[c]);
+            CHECK(made.sum_abs[c] == want.sum_abs[c]);
+        } else {  // double rounding in another order: far below any float tolerance
+            CHECK(std::fabs(made.sum[c] - want.sum[c]) <= 1e-12 * want.sum_abs[c]);
+            CHECK(std::fabs(made.sum_abs[c] - want.sum_abs[c]) <= 1e-12 * want.sum_abs[c]);
+        }
+    }
+    // The same input always gets the same figures (no atomics, a fixed order).
+    const course::component_sums again = course::make_input_on_device(kind, seed, buf.data(), n, width);
+    CHECK(again.sum == made.sum);
+    CHECK(again.sum_abs == made.sum_abs);
+}
+
+}  // namespace
+
+TEST_CASE("input_maker: every kind made on the GPU is the host's input, with its sums") {
+    for (const auto kind : {input_kind::random, input_kind::ones, input_kind::integers, input_kind::cancellation,
+                            input_kind::index}) {
+        // 1, a warp's edges, the grid's stride (512 blocks x 256) and past it, 2^25 + 7.
+        for (const std::size_t n : {1, 31, 33, 4097, 131071, 131073, 1048575, 33554439})
+            compare(kind, n, 1);
+        for (const std::size_t n : {1, 33, 65535}) compare(kind, n, 8);  // lab 5's records
+    }
+}
+
+TEST_CASE("input_maker: a record width the kernel does not take is made on the host and uploaded") {
+    for (const unsigned width : {3u, 64u}) compare(input_kind::cancellation, 1000, width);
+}
+
+int main(int argc, char** argv) {
+    int devices = 0;
+    if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+        std::puts("no GPU: skipped");
+        return 77;
+    }
+    doctest::Context context(argc, argv);
+    return context.run();
+}

@@ -1,0 +1,34 @@
+#pragma once
+// Reduction inputs made where the kernels read them. A GPU worker's correctness cases make
+// each input on the device, in the case's own buffer, with its exact sums, instead of making
+// it on the host, summing it there and uploading it: up to 2^25 floats for each of four input
+// kinds and three sizes, which cost about half of a correctness worker's CPU on a host that
+// several graders share (docs/instructor-guide.md, "Inputs made on the GPU").
+#include <cstddef>
+#include <cstdint>
+
+#include "inputs/inputs.hpp"
+#include "inputs/perturbation.hpp"
+
+namespace course {
+
+// Writes the input of (kind, seed), n records of `width` floats (what make_input(kind,
+// seed, n * width) makes on the host, bit for bit), to the device memory `out`, and returns
+// its exact sums (sum_components' figures, within double rounding; exact for integer
+// kinds). Waits for the device.
+component_sums make_input_on_device(input_kind kind, std::uint64_t seed, float* out, std::size_t n, unsigned width);
+
+// The same, made on the host and uploaded: the CPU emulator's way (its device memory is host
+// memory), and the GPU's for a record width its kernel does not take.
+component_sums upload_input(input_kind kind, std::uint64_t seed, float* out, std::size_t n, unsigned width);
+
+// Whether a worker of this backend makes its correctness inputs that way. The CPU emulator
+// does not: its device memory is the host's, and its cases copy from the worker's input
+// cache, made once for every part.
+#if defined(COURSE_EMULATE)
+inline constexpr bool inputs_made_on_device = false;
+#else
+inline constexpr bool inputs_made_on_device = true;
+#endif
+
+}  // namespace course
