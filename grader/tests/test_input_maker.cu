@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <vector>
 
 #include "course/device_buffer.hpp"
 #include "inputs/inputs.hpp"
@@ -24,12 +25,16 @@ void compare(input_kind kind, std::size_t n, unsigned width) {
     CAPTURE(n);
     CAPTURE(width);
     const std::size_t count = n * width;
-    course::device_buffer<float> buf(count, "input");
+    constexpr std::size_t guard = 64;  // words after the input, which nothing may write
+    course::device_buffer<float> buf(count + guard, "input");
+    CUDA_CHECK(cudaMemset(buf.data() + count, 0x5A, guard * sizeof(float)));
     const course::component_sums made = course::make_input_on_device(kind, seed, buf.data(), n, width);
-    std::vector<float> back(count);
-    buf.download(back.data(), count);
+    std::vector<float> back(count + guard);
+    buf.download(back.data(), count + guard);
     const course::host_floats host = course::make_input(kind, seed, count);
     CHECK(std::memcmp(back.data(), host.data(), count * sizeof(float)) == 0);
+    const std::vector<unsigned char> untouched(guard * sizeof(float), 0x5A);
+    CHECK(std::memcmp(back.data() + count, untouched.data(), untouched.size()) == 0);
 
     const course::component_sums want = course::sum_components(host.data(), n, width);
     REQUIRE(made.sum.size() == width);
@@ -61,6 +66,7 @@ TEST_CASE("input_maker: every kind made on the GPU is the host's input, with its
     }
 }
 
+// The fallback's wiring only: host against host.
 TEST_CASE("input_maker: a record width the kernel does not take is made on the host and uploaded") {
     for (const unsigned width : {3u, 64u}) compare(input_kind::cancellation, 1000, width);
 }

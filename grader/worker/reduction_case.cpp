@@ -75,12 +75,13 @@ void reduction_fixture::use(input_kind kind, std::uint64_t run_seed, input_cache
 }
 
 void reduction_fixture::make(input_kind kind, std::uint64_t seed) {
+    component_sums sums = bufs_.in.make(kind, seed, n_, bufs_.width);  // first: it may throw
     kind_ = kind;
     changed_ = false;
     host_ = {};
     cached_ = nullptr;
     cached_changes_.clear();
-    sums_ = bufs_.in.make(kind, seed, n_, bufs_.width);
+    sums_ = std::move(sums);
     made_ = seed;
 }
 

@@ -114,7 +114,7 @@ public:
     }
     std::uint64_t input_floats(const part&, const problem_size& size) const override { return scale_count(size); }
     problem_inputs make_inputs(const part&, const problem_size& size, std::uint64_t seed,
-                               std::optional<std::uint64_t> fresh_seed) const override {
+                               std::optional<std::uint64_t> fresh_seed, bool) const override {
         problem_inputs in;
         in.first.seed = seed;
         in.first.values = make_input(input_kind::random, seed, scale_count(size));
