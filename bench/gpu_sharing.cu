@@ -4,7 +4,8 @@
 // correctness inputs of the default policy and warm their kernels up, wait until all are
 // ready, then run one kind of GPU work at once:
 //   worker:  the correctness worker's cases of every reduction part of a lab's reference
-//            (lab 3 unless --lab), as worker/kinds/reduction.cpp runs them: each case's
+//            (lab 3 unless --lab), as worker/kinds/reduction.cpp ran them until the GPU
+//            worker made its inputs on the device (worker/input_maker.hpp): each case's
 //            buffers made, poisoned, uploaded from pageable memory, run, read back and
 //            freed, and the "random, changed" case at the largest sizes;
 //   pinned:  the same, with the inputs page-locked (cudaHostRegister) before "go";

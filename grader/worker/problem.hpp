@@ -28,7 +28,7 @@ public:
     virtual case_record check_run(const part& p) = 0;
     // Checks all that the last run left in the outputs against the current input.
     virtual case_record check_last(const part& p) = 0;
-    // Uploads the problem's fresh input (problem_inputs), runs once and checks: a kernel
+    // Puts the problem's fresh input (problem_inputs) in place, runs once and checks: a kernel
     // that caches results across calls, or only works the first time, fails here.
     virtual case_record rerun_fresh(const part& p) = 0;
 };
@@ -42,9 +42,10 @@ struct host_input {
     bool on_device = false;
 };
 
-// A problem's inputs, made on the host before it exists (no GPU needed): the one it
-// starts with, and the fresh one of rerun_fresh() (empty when there will be none). The
-// timing worker makes them before it has the GPU to itself. A problem is made by its
+// A problem's inputs, made on the host before it exists (no GPU needed) or named there to
+// be made on the device with it: the one it starts with, and the fresh one of rerun_fresh()
+// (empty when there will be none). The timing worker makes them before it has the GPU to
+// itself. A problem is made by its
 // kind (worker/problem_kind.hpp).
 struct problem_inputs {
     host_input first, fresh;

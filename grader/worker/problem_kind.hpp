@@ -24,7 +24,8 @@ public:
     virtual ~problem_kind() = default;
     // Makes on the host every input that run_cases will draw at `cases` (through the suite's
     // input cache), so that the cases themselves only upload and run: the worker does this
-    // before it asks for the GPU.
+    // before it asks for the GPU. Nothing where the cases make their inputs on the device
+    // (correctness_job::inputs_on_device).
     virtual void prepare_cases(const part& p, const kind_cases& cases, case_suite& suite) const = 0;
     // Runs every correctness case of `p` at `cases`, each through suite.run().
     virtual void run_cases(const part& p, const kind_cases& cases, case_suite& suite) const = 0;
@@ -35,7 +36,7 @@ public:
     // names them here and makes them with the problem, leaving the host nothing to do.
     virtual problem_inputs make_inputs(const part& p, const problem_size& size, std::uint64_t seed,
                                        std::optional<std::uint64_t> fresh_seed, bool on_device) const = 0;
-    // Allocates and uploads. The buffers are sized for all three versions (naive,
+    // Allocates, and uploads the inputs or makes them on the device. The buffers are sized for all three versions (naive,
     // reference, student), so none reallocates; `inputs` from make_inputs at the same size.
     virtual std::unique_ptr<problem> make_problem(const part* const versions[3], const problem_size& size,
                                                   double tolerance_c, problem_inputs inputs) const = 0;

@@ -26,7 +26,8 @@ struct reduction_buffers {
     guarded_buffer scratch;
 };
 
-// One reduction input on the host and the device with its exact sums. It serves several
+// One reduction input on the device with its exact sums (and on the host where it was made
+// there). It serves several
 // runs: the timing loop changes a few elements before every run, and the correctness
 // suites once after the normal case, so that a kernel that remembers results fails.
 class reduction_fixture {
