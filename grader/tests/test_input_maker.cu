@@ -1,6 +1,9 @@
-// The GPU's inputs (worker/input_maker.cu) against the host's: every kind, sizes around the
-// grid's stride, plain sums and records, bit for bit, with the same exact sums. Needs a GPU:
-// exits 77 (skipped) without one, never a silent pass.
+// The inputs made by the GPU worker's kernel (worker/input_maker.cu) against the host's:
+// every kind, sizes around a warp, a block and a thread's share, plain sums and records,
+// bit for bit, with the same exact sums, and nothing written past the input. Built twice:
+// for the GPU (unit.input_maker.gpu: exits 77, skipped, without one, never a silent pass),
+// and on the CPU emulator (unit.input_maker, through test_input_maker_emulated.cpp), which
+// runs the same kernel on smaller sizes, so that CI checks its indexing and its shuffles.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
@@ -28,7 +31,7 @@ void compare(input_kind kind, std::size_t n, unsigned width) {
     constexpr std::size_t guard = 64;  // words after the input, which nothing may write
     course::device_buffer<float> buf(count + guard, "input");
     CUDA_CHECK(cudaMemset(buf.data() + count, 0x5A, guard * sizeof(float)));
-    const course::component_sums made = course::make_input_on_device(kind, seed, buf.data(), n, width);
+    const course::component_sums made = course::make_input_by_kernel(kind, seed, buf.data(), n, width);
     std::vector<float> back(count + guard);
     buf.download(back.data(), count + guard);
     const course::host_floats host = course::make_input(kind, seed, count);
@@ -49,7 +52,7 @@ void compare(input_kind kind, std::size_t n, unsigned width) {
         }
     }
     // The same input always gets the same figures (no atomics, a fixed order).
-    const course::component_sums again = course::make_input_on_device(kind, seed, buf.data(), n, width);
+    const course::component_sums again = course::make_input_by_kernel(kind, seed, buf.data(), n, width);
     CHECK(again.sum == made.sum);
     CHECK(again.sum_abs == made.sum_abs);
 }
@@ -59,20 +62,25 @@ void compare(input_kind kind, std::size_t n, unsigned width) {
 TEST_CASE("input_maker: every kind made on the GPU is the host's input, with its sums") {
     for (const auto kind : {input_kind::random, input_kind::ones, input_kind::integers, input_kind::cancellation,
                             input_kind::index}) {
-        // 1, a warp's edges, the grid's stride (512 blocks x 256) and past it, 2^25 + 7.
-        for (const std::size_t n : {1, 31, 33, 4097, 131071, 131073, 1048575, 33554439})
-            compare(kind, n, 1);
-        for (const std::size_t n : {1, 33, 65535}) compare(kind, n, 8);  // lab 5's records
+        // 1, a warp's edges, a block's, one record a thread (up to 65536) and past it;
+        // on the GPU also 2^20 - 1 and 2^25 + 7.
+        for (const std::size_t n : {1, 31, 33, 257, 4097, 65536, 65537, 131073}) compare(kind, n, 1);
+#if !defined(COURSE_EMULATE)
+        for (const std::size_t n : {1048575, 33554439}) compare(kind, n, 1);
+#endif
+        for (const std::size_t n : {1, 33, 16385}) compare(kind, n, 8);  // lab 5's records
+#if !defined(COURSE_EMULATE)
+        compare(kind, 4194311, 8);
+#endif
     }
 }
 
-// The fallback's wiring only: host against host.
-TEST_CASE("input_maker: a record width the kernel does not take is made on the host and uploaded") {
+TEST_CASE("input_maker: a record width that is no power of two, and one past the kernel's (uploaded)") {
     for (const unsigned width : {3u, 64u}) compare(input_kind::cancellation, 1000, width);
 }
 
 int main(int argc, char** argv) {
-    int devices = 0;
+    int devices = 0;  // the emulator has one
     if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
         std::puts("no GPU: skipped");
         return 77;

@@ -1,10 +1,12 @@
-// The GPU's make_input_on_device: one kernel writes the input and sums it in double. No
-// shared memory (Nsight Compute's shared-memory counters and racecheck see only the
-// student's kernels) and no atomics: every warp leaves its own partial sums, which the host
-// adds in warp order, so the same input always gets the same figures.
-#include <algorithm>
-
+// make_input_by_kernel: one kernel writes the input and sums it in double, each thread a
+// run of whole records one after another, and the host adds the threads' sums in order, so
+// that the same input always gets the same figures. Deliberately plain: no shared memory
+// (Nsight Compute's shared-memory counters and racecheck see only the student's kernels),
+// no atomics, no warp operation, no coalescing, so that this file, which the student
+// release holds, shows none of the labs' techniques. The GPU worker's make_input_on_device;
+// the CPU emulator runs it too, in unit.input_maker.
 #include "course/cuda_check.hpp"
+#include "course/launch.hpp"
 #include "inputs/input_element.hpp"
 #include "worker/input_maker.hpp"
 
@@ -13,39 +15,37 @@ namespace course {
 namespace {
 
 constexpr unsigned block_threads = 256;
-constexpr unsigned max_blocks = 512;
-constexpr unsigned warp = 32;
+constexpr unsigned max_width = 32;
+// The threads' sums the host reads back, a (sum, sum|x|) pair each per component: at most
+// 1 MiB, however large the input.
+constexpr std::size_t max_partials = 65536;
 
-// Element i of a record array is component i % width. The grid's stride is a multiple of
-// width (width divides 32), so each thread only ever sees one component, lane % width, and
-// shuffles over the lanes of one component add up what the warp saw of it.
-__global__ void make_and_sum(input_kind kind, std::uint64_t stream, float* out, std::size_t count, unsigned width,
-                             double* partials) {
-    const std::size_t stride = std::size_t{gridDim.x} * blockDim.x;
-    double sum = 0, sum_abs = 0;
-    for (std::size_t i = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x; i < count; i += stride) {
+__global__ void make_and_sum(input_kind kind, std::uint64_t stream, float* out, std::size_t n, unsigned width,
+                             std::size_t records_per_thread, std::size_t threads, double* partials) {
+    const std::size_t t = std::size_t{blockIdx.x} * blockDim.x + threadIdx.x;
+    if (t >= threads) return;
+    double sum[max_width], sum_abs[max_width];
+    for (unsigned c = 0; c < width; ++c) sum[c] = sum_abs[c] = 0;
+    const std::size_t first = t * records_per_thread * width;
+    const std::size_t end = first + records_per_thread * width;
+    const std::size_t last = end < n * width ? end : n * width;
+    unsigned c = 0;
+    for (std::size_t i = first; i < last; ++i) {
         const float v = element::value(kind, stream, i);
         out[i] = v;
-        sum += v;
-        sum_abs += fabs(static_cast<double>(v));
+        sum[c] += v;
+        sum_abs[c] += fabs(static_cast<double>(v));
+        if (++c == width) c = 0;
     }
-    for (unsigned offset = warp / 2; offset >= width; offset /= 2) {
-        sum += __shfl_xor_sync(0xffffffffu, sum, offset);
-        sum_abs += __shfl_xor_sync(0xffffffffu, sum_abs, offset);
-    }
-    const unsigned lane = threadIdx.x % warp;
-    if (lane < width) {
-        const std::size_t w = (std::size_t{blockIdx.x} * blockDim.x + threadIdx.x) / warp;
-        partials[(w * width + lane) * 2] = sum;
-        partials[(w * width + lane) * 2 + 1] = sum_abs;
+    for (unsigned k = 0; k < width; ++k) {
+        partials[(t * width + k) * 2] = sum[k];
+        partials[(t * width + k) * 2 + 1] = sum_abs[k];
     }
 }
 
 // The partial sums' room on the device and, page-locked, on the host: made once a process
 // and kept for its life (a worker's), so that a case allocates and frees nothing (cudaFree
 // waits for the device, and graders sharing a GPU wait for each other's allocations).
-constexpr std::size_t max_partials = std::size_t{max_blocks} * (block_threads / warp) * warp * 2;
-
 struct partials_room {
     double* device = nullptr;
     double* host = nullptr;
@@ -53,35 +53,34 @@ struct partials_room {
 
 const partials_room& partials() {
     static const partials_room room = [] {
-        partials_room r;
-        CUDA_CHECK(cudaMalloc(&r.device, max_partials * sizeof(double)));
-        CUDA_CHECK(cudaMallocHost(&r.host, max_partials * sizeof(double)));
-        return r;
+        void* device = nullptr;
+        void* host = nullptr;
+        CUDA_CHECK(cudaMalloc(&device, max_partials * 2 * sizeof(double)));
+        CUDA_CHECK(cudaMallocHost(&host, max_partials * 2 * sizeof(double)));
+        return partials_room{static_cast<double*>(device), static_cast<double*>(host)};
     }();
     return room;
 }
 
 }  // namespace
 
-component_sums make_input_on_device(input_kind kind, std::uint64_t seed, float* out, std::size_t n, unsigned width) {
-    if (width == 0 || width > warp || warp % width != 0) return upload_input(kind, seed, out, n, width);
+component_sums make_input_by_kernel(input_kind kind, std::uint64_t seed, float* out, std::size_t n, unsigned width) {
+    if (width == 0 || width > max_width) return upload_input(kind, seed, out, n, width);
     component_sums sums;
     sums.sum.assign(width, 0.0);
     sums.sum_abs.assign(width, 0.0);
-    const std::size_t count = n * width;
-    if (count == 0) return sums;
-    const auto blocks = static_cast<unsigned>(
-        std::min<std::size_t>(max_blocks, (count + block_threads - 1) / block_threads));
-    const std::size_t warps = std::size_t{blocks} * (block_threads / warp);
+    if (n == 0) return sums;
+    const std::size_t records_per_thread = (n + max_partials / width - 1) / (max_partials / width);
+    const std::size_t threads = (n + records_per_thread - 1) / records_per_thread;
+    const auto blocks = static_cast<unsigned>((threads + block_threads - 1) / block_threads);
     const partials_room& room = partials();
-    make_and_sum<<<blocks, block_threads>>>(kind, element::stream_of(seed), out, count, width, room.device);
-    CUDA_CHECK(cudaGetLastError());
-    CUDA_CHECK(cudaMemcpy(room.host, room.device, warps * width * 2 * sizeof(double), cudaMemcpyDeviceToHost));
-    const double* host = room.host;
-    for (std::size_t w = 0; w < warps; ++w) {
+    launch("make_and_sum", make_and_sum, dim3(blocks), dim3(block_threads), kind, element::stream_of(seed), out, n,
+           width, records_per_thread, threads, room.device);
+    CUDA_CHECK(cudaMemcpy(room.host, room.device, threads * width * 2 * sizeof(double), cudaMemcpyDeviceToHost));
+    for (std::size_t t = 0; t < threads; ++t) {
         for (unsigned c = 0; c < width; ++c) {
-            sums.sum[c] += host[(w * width + c) * 2];
-            sums.sum_abs[c] += host[(w * width + c) * 2 + 1];
+            sums.sum[c] += room.host[(t * width + c) * 2];
+            sums.sum_abs[c] += room.host[(t * width + c) * 2 + 1];
         }
     }
     return sums;

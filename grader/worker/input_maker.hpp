@@ -18,8 +18,12 @@ namespace course {
 // kinds). Waits for the device.
 component_sums make_input_on_device(input_kind kind, std::uint64_t seed, float* out, std::size_t n, unsigned width);
 
-// The same, made on the host and uploaded: the CPU emulator's way (its device memory is host
-// memory), and the GPU's for a record width its kernel does not take.
+// The two ways of doing it, which make_input_on_device picks by backend. By one kernel
+// (worker/input_maker.cu), the GPU's; a record width it does not take (one that does not
+// divide 32) is uploaded instead:
+component_sums make_input_by_kernel(input_kind kind, std::uint64_t seed, float* out, std::size_t n, unsigned width);
+// Made on the host and uploaded: the CPU emulator's way, since its device memory is host
+// memory and its kernels are slow.
 component_sums upload_input(input_kind kind, std::uint64_t seed, float* out, std::size_t n, unsigned width);
 
 // Whether a worker of this backend makes its correctness inputs that way. The CPU emulator
