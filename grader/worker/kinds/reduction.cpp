@@ -133,7 +133,8 @@ public:
                     continue;
                 }
                 suite.run(to_string(kind), size.word(), n, [&] {
-                    return run_reduction_case(p, kind, n, job.seed, job.tolerance_c, suite.inputs(), job.inputs_on_device);
+                    return run_reduction_case(p, kind, n, job.seed, job.tolerance_c, suite.inputs(),
+                                              job.inputs_on_device);
                 });
             }
         }
