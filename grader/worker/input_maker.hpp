@@ -1,9 +1,9 @@
 #pragma once
-// Reduction inputs made where the kernels read them. A GPU worker's correctness cases make
-// each input on the device, in the case's own buffer, with its exact sums, instead of making
-// it on the host, summing it there and uploading it: up to 2^25 floats for each of four input
-// kinds and three sizes, which cost about half of a correctness worker's CPU on a host that
-// several graders share (docs/instructor-guide.md, "Inputs made on the GPU").
+// Reduction inputs made where the kernels read them. A GPU worker's correctness cases and
+// timed problems make each input on the device, in the case's own buffer, with its exact
+// sums, instead of making it on the host, summing it there and uploading it: four input
+// kinds at thirteen sizes up to 2^25 floats for lab 3's cases, the host's CPU that graders
+// sharing it ran short of (docs/instructor-guide.md, "Inputs made on the GPU").
 #include <cstddef>
 #include <cstdint>
 
@@ -19,8 +19,8 @@ namespace course {
 component_sums make_input_on_device(input_kind kind, std::uint64_t seed, float* out, std::size_t n, unsigned width);
 
 // The two ways of doing it, which make_input_on_device picks by backend. By one kernel
-// (worker/input_maker.cu), the GPU's; a record width it does not take (one that does not
-// divide 32) is uploaded instead:
+// (worker/input_maker.cu), the GPU's; a record width it does not take (over 32 floats) is
+// uploaded instead:
 component_sums make_input_by_kernel(input_kind kind, std::uint64_t seed, float* out, std::size_t n, unsigned width);
 // Made on the host and uploaded: the CPU emulator's way, since its device memory is host
 // memory and its kernels are slow.

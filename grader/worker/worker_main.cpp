@@ -243,7 +243,8 @@ void run_profile(const profile_request& request, const lab_config& config, const
     if (p == nullptr) throw std::invalid_argument("no part " + request.part + " in the " + version + " version");
     const part* versions[3] = {p, p, p};
     const problem_kind& kind = problem_kind_named(p->kind);
-    // The profiled run's input; its tolerance is never used, since nothing is checked.
+    // The profiled run's input, made on the host: Nsight Compute would profile an input
+    // kernel too. Its tolerance is never used, since nothing is checked.
     const auto prob = kind.make_problem(versions, request.size, 1.0,
                                         kind.make_inputs(*p, request.size, request.seed, std::nullopt, false));
     prob->run(*p);
