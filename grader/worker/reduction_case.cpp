@@ -44,15 +44,20 @@ void require_size(const host_floats& values, std::size_t n, unsigned width) {
 
 }  // namespace
 
-void reduction_fixture::draw(input_kind kind, host_floats values, component_sums sums) {
-    require_size(values, n_, bufs_.width);
+void reduction_fixture::start(input_kind kind, component_sums sums) {
     kind_ = kind;
     changed_ = false;
-    host_ = std::move(values);
-    sums_ = std::move(sums);
+    host_ = {};
     cached_ = nullptr;
     made_.reset();
     cached_changes_.clear();
+    sums_ = std::move(sums);
+}
+
+void reduction_fixture::draw(input_kind kind, host_floats values, component_sums sums) {
+    require_size(values, n_, bufs_.width);
+    start(kind, std::move(sums));
+    host_ = std::move(values);
     bufs_.in.upload(host_.data(), host_.size());
 }
 
@@ -64,24 +69,13 @@ void reduction_fixture::use(input_kind kind, std::uint64_t run_seed, input_cache
     }
     const host_floats& values = inputs.values(kind, seed, n_ * bufs_.width);
     require_size(values, n_, bufs_.width);
-    kind_ = kind;
-    changed_ = false;
-    host_ = {};
+    start(kind, inputs.sums(kind, seed, n_, bufs_.width));
     cached_ = &values;
-    made_.reset();
-    cached_changes_.clear();
-    sums_ = inputs.sums(kind, seed, n_, bufs_.width);
     bufs_.in.upload(values.data(), values.size());
 }
 
 void reduction_fixture::make(input_kind kind, std::uint64_t seed) {
-    component_sums sums = bufs_.in.make(kind, seed, n_, bufs_.width);  // first: it may throw
-    kind_ = kind;
-    changed_ = false;
-    host_ = {};
-    cached_ = nullptr;
-    cached_changes_.clear();
-    sums_ = std::move(sums);
+    start(kind, bufs_.in.make(kind, seed, n_, bufs_.width));  // made first: it may throw
     made_ = seed;
 }
 

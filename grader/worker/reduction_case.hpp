@@ -27,9 +27,9 @@ struct reduction_buffers {
 };
 
 // One reduction input on the device with its exact sums (and on the host where it was made
-// there). It serves several
-// runs: the timing loop changes a few elements before every run, and the correctness
-// suites once after the normal case, so that a kernel that remembers results fails.
+// there). It serves several runs: the timing loop changes a few elements before every run,
+// and the correctness suites once after the normal case, so that a kernel that remembers
+// results fails.
 class reduction_fixture {
 public:
     // Buffers for n elements of `width` floats and `scratch_elems` partial sums of them.
@@ -61,6 +61,9 @@ public:
     unsigned width() const { return bufs_.width; }
 
 private:
+    // The fixture's input is now one of `kind` with these sums, unchanged, from nowhere yet.
+    void start(input_kind kind, component_sums sums);
+
     std::size_t n_;
     input_kind kind_ = input_kind::random;
     bool changed_ = false;  // changed elements are not integers: no exact judging then
