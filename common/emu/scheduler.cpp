@@ -48,10 +48,12 @@ std::map<std::string, kernel_stats> g_stats;  // per launch name
     const thread_ctx& after = b.threads[b.ready[b.ready_head]];
     __builtin_prefetch(&after.result);
     // From two lines below the saved stack pointer (the access callbacks' frames, which its
-    // kernel code calls first) to the kernel's frame above. Null for ucontext: harmless, a
-    // prefetch never faults.
-    const char* sp = static_cast<const char*>(after.ctx.sp);
-    for (int line = -2; line < 6; ++line) __builtin_prefetch(sp + 64 * line);
+    // kernel code calls first) to the kernel's frame above (past a fresh fiber's stack top:
+    // a prefetch never faults). Integer arithmetic, since those lines may lie outside the
+    // stack. The ucontext backend keeps no stack pointer here.
+    const auto sp = reinterpret_cast<std::uintptr_t>(after.ctx.sp);
+    if (sp == 0) return;
+    for (int line = -2; line < 6; ++line) __builtin_prefetch(reinterpret_cast<const void*>(sp + 64 * line));
 }
 
 }  // namespace
