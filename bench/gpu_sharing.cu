@@ -13,7 +13,9 @@
 //            synchronisation a case, no allocation and no upload from the host;
 //   upload:  only the uploads, into a buffer made beforehand;
 //   alloc:   only each case's three cudaMalloc and cudaFree;
-//   kernels: only the launches, with a synchronisation after each, on buffers made beforehand.
+//   kernels: only the launches, with a synchronisation after each, on buffers made beforehand;
+//   context: only making a CUDA context (no CUDA call before "go"), as each of a grading's
+//            worker processes does: its describe run, correctness, racecheck and timing.
 // Each process does the same work whatever K is. Were the GPU shared perfectly, its seconds
 // would stay as at K=1; were the processes' work run strictly by turns, they would grow
 // K-fold: the "slowdown" column (median seconds over K=1's) says where each kind lies.
@@ -151,7 +153,23 @@ bool lean_case(const course::part& p, const float* input, std::size_t n, bool fr
            std::memcmp(rig.staging + 129, rig.staging, guards) == 0;
 }
 
+// context: the first CUDA call after "go" makes this process's context; a small
+// allocation and a synchronisation make sure it is whole.
+bench::child_result make_context(bench::start_gate& gate) {
+    bench::child_result r;
+    r.cases = 1;
+    if (!gate.ready()) return r;
+    const double start = bench::monotonic_seconds();
+    CUDA_CHECK(cudaFree(nullptr));
+    const course::device_buffer<float> one(1, "one float");
+    CUDA_CHECK(cudaDeviceSynchronize());
+    r.ended = bench::monotonic_seconds();
+    r.seconds = r.ended - start;
+    return r;
+}
+
 bench::child_result run_kind(const std::string& what, const std::string& lab, std::uint64_t seed, bench::start_gate& gate) {
+    if (what == "context") return make_context(gate);
     bench::child_result r;
     const workload w = workload_of(course::load_policy(""), lab);
     for (const auto& c : w.cases) r.cases += c.changed ? 2 : 1;  // as the worker counts them
@@ -296,15 +314,15 @@ std::string device_name() {  // in a child: this process never makes a context
 int main(int argc, char** argv) {
     CLI::App app{"How graders sharing one GPU as separate processes slow each other down (GPU only)."};
     std::vector<int> ks{1, 4, 8, 16};
-    std::vector<std::string> kinds{"worker", "pinned", "lean", "upload", "alloc", "kernels"};
+    const std::vector<std::string> every_kind{"worker", "pinned", "lean", "upload", "alloc", "kernels", "context"};
+    std::vector<std::string> kinds = every_kind;
     std::string out_file, lab = "lab3";
     int rounds = 3;
     app.add_option("--lab", lab, "Whose reference parts run (a lab with reduction parts)");
     app.add_option("--processes", ks, "Numbers of processes to run at once (1 is always run first)")
         ->delimiter(',')
         ->check(CLI::Range(1, 256));
-    app.add_option("--kinds", kinds, "Kinds of work")->delimiter(',')->check(
-        CLI::IsMember({"worker", "pinned", "lean", "upload", "alloc", "kernels"}));
+    app.add_option("--kinds", kinds, "Kinds of work")->delimiter(',')->check(CLI::IsMember(every_kind));
     app.add_option("--rounds", rounds, "Runs of each kind and K (the median is printed)")->check(CLI::Range(1, 50));
     app.add_option("--out", out_file, "Write the results as JSON here");
     CLI11_PARSE(app, argc, argv);
