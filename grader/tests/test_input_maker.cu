@@ -3,7 +3,7 @@
 // bit for bit, with the same exact sums, and nothing written past the input. Built twice:
 // for the GPU (unit.input_maker.gpu: exits 77, skipped, without one, never a silent pass),
 // and on the CPU emulator (unit.input_maker, through test_input_maker_emulated.cpp), which
-// runs the same kernel on smaller sizes, so that CI checks its indexing and its shuffles.
+// runs the same kernel on smaller sizes, so that CI checks its indexing and its sums.
 #define DOCTEST_CONFIG_IMPLEMENT
 #include <doctest/doctest.h>
 
