@@ -138,6 +138,7 @@ void log_run(const std::vector<std::string>& argv, const worker_run& run) {
 std::string worker_run::describe_end() const {
     if (spawn_failed) return "could not be started";
     if (timed_out) return "was stopped after going quiet for too long (a hang?)";
+    if (stopped) return "was stopped by the grader, which no longer needed its result";
     if (term_signal != 0) return std::string("was killed by signal ") + std::to_string(term_signal) + " (" +
                                  strsignal(term_signal) + ")";
     return "exited with code " + std::to_string(exit_code);
@@ -269,6 +270,11 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
             kill(-pid, SIGKILL);
             break;
         }
+        if (limits.stop != nullptr && limits.stop->load()) {
+            run.stopped = true;
+            kill(-pid, SIGKILL);
+            break;
+        }
     }
     if (callback_error) kill(-pid, SIGKILL);
     close(events_pipe[0]);
@@ -282,7 +288,7 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
     }
     run.cpu_seconds = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
                       static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
-    if (!run.timed_out) {
+    if (!run.timed_out && !run.stopped) {
         // The worker closed its pipes; make sure nothing it started lingers.
         kill(-pid, SIGKILL);
     }
@@ -293,7 +299,7 @@ worker_run run_worker(const std::vector<std::string>& argv, const worker_limits&
     } else if (WIFSIGNALED(status)) {
         run.term_signal = WTERMSIG(status);
     }
-    if (run.timed_out) run.term_signal = 0;
+    if (run.timed_out || run.stopped) run.term_signal = 0;
     std::error_code ignored;
     if (!scratch.empty()) std::filesystem::remove_all(scratch, ignored);
     if (run.output_tail.size() > limits.keep_output)

@@ -1,4 +1,5 @@
 #pragma once
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <optional>
@@ -20,6 +21,7 @@ struct worker_run {
     int exit_code = -1;    // valid when the worker exited normally
     int term_signal = 0;   // the signal that ended it, if any
     bool timed_out = false;  // killed by the supervisor for going quiet too long
+    bool stopped = false;    // killed because the caller no longer wanted it (worker_limits::stop)
     bool spawn_failed = false;
     std::string output_tail;  // the last bytes of its stdout and stderr (the first, with keep_output_head)
     std::size_t output_bytes = 0;  // every byte it wrote to stdout and stderr, kept or not
@@ -29,7 +31,9 @@ struct worker_run {
     double seconds = 0;
     double cpu_seconds = 0;  // user + system time of the worker and of the children it waited for
 
-    bool exited_normally() const { return exit_code >= 0 && term_signal == 0 && !timed_out && !spawn_failed; }
+    bool exited_normally() const {
+        return exit_code >= 0 && term_signal == 0 && !timed_out && !stopped && !spawn_failed;
+    }
     std::string describe_end() const;  // "exit code 3", "killed by SIGSEGV", ...
 };
 
@@ -41,6 +45,9 @@ struct worker_limits {
     bool keep_output_head = false;  // keep the first keep_output bytes, not the last: a compiler's first errors matter
     std::size_t keep_first = 0;  // also keep this many first bytes in output_head (the kernels' printf, --show-output)
     std::string watch_for;       // a text whose appearance anywhere in the output sets saw_watched
+    // Once it reads true, the run is killed with its group within a poll (200 ms) and marked
+    // stopped: for a run started before the caller knew whether it would want the result.
+    const std::atomic<bool>* stop = nullptr;
 
     // Resource limits set in the child before exec, inherited by everything it starts
     // (each process counts its own CPU time and address space). Unset: no limit. For tools

@@ -8,44 +8,6 @@
 
 namespace course {
 
-// races: every race-checked part that is correct, in one racecheck run (GPU; the
-// emulator finds races in its traced runs, emulated_checks()).
-race_results race_phase(const session& s, const std::map<std::string, part_result>& results) {
-    race_results found;
-    if (!s.gpu()) return found;
-    const lab_policy& lp = s.lab();
-    // The student's kernels live in namespace <lab>_student (docs/architecture.md).
-    const std::string ns = s.opt.lab + "_student";
-    std::vector<race_target> targets;
-    for (const auto& p : s.parts) {
-        if (!racecheck_judges(lp, p.id, true)) continue;
-        const auto it = results.find(p.id);
-        if (it != results.end() && it->second.correctness.status == correctness_status::passed) {
-            targets.push_back({p.id, ns + "::" + p.kernel, p.kernel, p.kind});
-        } else {
-            found[p.id].push_back({"races", check_status::skipped, "not checked: the kernel is not correct"});
-        }
-    }
-    if (targets.empty()) return found;
-    std::vector<std::string> ids;
-    for (const auto& t : targets) ids.push_back(t.part);
-    s.say("compute-sanitizer racecheck: part(s) " + join(ids, ", "));
-    race_options options;
-    options.cases.seed = s.seed;
-    options.cases.tolerance_c = s.pol.tolerance_c;
-    options.cases.inputs = s.pol.race_check_inputs;
-    options.cases.problems = sanitizer_cases(s.pol);
-    options.timeout_seconds = s.pol.race_check_timeout_seconds;
-    // compute-sanitizer checks what the kernels do, not how fast: other graders' correctness
-    // cases may share the GPU meanwhile.
-    gpu_turn turn(s.lock(), gpu_turn::phase::correctness);
-    options.turn = &turn;
-    for (auto& [id, check] : check_races(s.worker, targets, options, true)) found[id].push_back(check);
-    turn.finish();
-    s.gpu_seconds.shared += turn.seconds_held();
-    return found;
-}
-
 namespace {
 
 // The emulator's checks of each part, from its counters: hazards, and the policy's

@@ -7,8 +7,10 @@ namespace course {
 // runs and tools may overlap, but a timing run must have the GPU to itself, or another
 // grader's kernels would be in its samples. A reader-writer lock on a file (flock): the
 // correctness cases and compute-sanitizer hold it shared, the timed runs and Nsight
-// Compute exclusive (each worker only from its "go": gpu_turn.hpp). Never take it twice at once in one
-// process (flock would deadlock the two holds against each other). A second file,
+// Compute exclusive (each worker only from its "go": gpu_turn.hpp). One process may hold it
+// shared twice at once (a grading's racecheck beside its correctness cases: each hold is a
+// file of its own), but never exclusive beside another hold of its own, which flock would
+// deadlock against it. A second file,
 // PATH.timers, is held shared by every timer from the moment it asks until it lets go, and
 // passed exclusive by every correctness run: timers go before new correctness runs, one
 // after another, so the GPU is drained of correctness runs once for every timer waiting

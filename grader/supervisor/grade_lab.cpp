@@ -85,11 +85,14 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
         // for it after them.
         std::future<emulated_run> emulated;
         if (s.gpu()) emulated = start_emulated_technique_run(s);
+        // Racecheck too, on the GPU (it holds it shared): `racecheck` is what the grading waited
+        // for it after the correctness cases.
+        early_race_run early_races(s);
         correctness_phase(s, results);
         lap("correctness");
         race_results races;
         if (s.gpu()) {
-            races = race_phase(s, results);
+            races = race_phase(s, results, &early_races);
             lap("racecheck");
             if (emulated.valid()) {
                 emulated_run run = emulated.get();

@@ -1,4 +1,5 @@
 #pragma once
+#include <atomic>
 #include <future>
 #include <map>
 #include <string>
@@ -32,10 +33,37 @@ std::future<emulated_run> start_emulated_technique_run(const session& s);
 void take_emulated_technique_run(const session& s, emulated_run run, std::map<std::string, part_result>& results);
 
 // GPU: compute-sanitizer racecheck of the correct parts the lab's race_check_parts name,
-// in one run, as soon as correctness is known: it holds the GPU shared, so it can go while
-// the emulator's run is still busy on the CPU. Its checks, by part id (none off a GPU).
+// in one run. It holds the GPU shared, like the correctness cases, and nearly every part a
+// class hands in is correct, so it starts beside them (early_race_run, on every such part)
+// rather than after them; race_phase then takes its result when every one of those parts
+// turned out correct, and otherwise stops it and runs again on the correct ones: a kernel
+// that is wrong (that faults, hangs or floods the reports) never decides another part's
+// check, and every verdict is the one a run after correctness would give. Its checks, by
+// part id (none off a GPU).
 using race_results = std::map<std::string, std::vector<check_result>>;
-race_results race_phase(const session& s, const std::map<std::string, part_result>& results);
+class early_race_run {
+public:
+    explicit early_race_run(const session& s);  // starts nothing off a GPU or without such parts
+    ~early_race_run();                           // stops it, if still running
+    early_race_run(const early_race_run&) = delete;
+    early_race_run& operator=(const early_race_run&) = delete;
+
+    bool running() const { return result_.valid(); }
+    const std::vector<std::string>& parts() const { return parts_; }
+    // Waits for it; adds its lock wait and GPU seconds to the session's.
+    race_results take();
+    // Kills its run and drops whatever it found.
+    void stop();
+
+private:
+    const session& s_;
+    std::vector<std::string> parts_;
+    std::atomic<bool> stop_{false};
+    double waited_ = 0, held_ = 0;  // its own: the correctness phase adds to the session's meanwhile
+    std::future<race_results> result_;
+};
+race_results race_phase(const session& s, const std::map<std::string, part_result>& results,
+                        early_race_run* early = nullptr);
 
 // The policy's technique checks of the lab (into `r`) and of each part; `races` (from
 // race_phase) last in each part's list.

@@ -20,8 +20,9 @@ namespace {
 // answers the events of a worker it runs (worker_process.hpp), `env` is added to its
 // environment.
 worker_run run_tool(const std::vector<std::string>& argv, double seconds, const worker_reply& reply = {},
-                    const std::vector<std::string>& env = {}) {
+                    const std::vector<std::string>& env = {}, const std::atomic<bool>* stop = nullptr) {
     worker_limits limits;
+    limits.stop = stop;
     limits.quiet_seconds = seconds;
     limits.total_seconds = seconds;
     limits.keep_output = 32u << 20;
@@ -226,7 +227,8 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
             // launch, while the GPU is held.
             env.push_back("CUDA_MODULE_LOADING=EAGER");
         }
-        const worker_run run = run_tool(argv, options.timeout_seconds, reply, env);
+        const worker_run run = run_tool(argv, options.timeout_seconds, reply, env, options.stop);
+        if (run.stopped) return {};  // its caller no longer wants any of it
         const racecheck_result found = parse_racecheck(run.output_tail, kernels);
         if (!found.parsed) {
             std::string tail = run.output_tail.substr(run.output_tail.size() > 300 ? run.output_tail.size() - 300 : 0);

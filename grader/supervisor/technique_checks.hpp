@@ -1,6 +1,7 @@
 #pragma once
 // Checks that a lab used the technique it teaches, with the CUDA tools. A tool that is
 // missing makes its check "skipped" with the reason, never "passed".
+#include <atomic>
 #include <cstdint>
 #include <map>
 #include <string>
@@ -49,6 +50,8 @@ struct race_options {
     // Where graders share the GPU: each run's worker holds it (shared) only once it is
     // ready for its cases, not while compute-sanitizer starts. Null: no hand-off.
     gpu_turn* turn = nullptr;
+    // Once true, a run in progress is killed and check_races returns no result at all.
+    const std::atomic<bool>* stop = nullptr;
 };
 std::map<std::string, check_result> check_races(const std::string& worker, const std::vector<race_target>& targets,
                                                 const race_options& options, bool gpu);

@@ -104,6 +104,39 @@ TEST_CASE("timers that wait go before correctness runs that come after them, one
     CHECK((order == one_then_two || order == two_then_one));
 }
 
+TEST_CASE("one grading's racecheck and correctness cases hold the GPU shared at once, and a timer still gets its turn") {
+    // Two holds of one process (two threads), while another grader's timer waits between
+    // them: the second hold waits for the timer, the timer for the first hold, and nothing
+    // waits for the second; so all three end.
+    const std::string path = temp_lock_path();
+    const gpu_lock lock(path);
+    std::mutex m;
+    std::vector<std::string> order;
+    const auto note = [&](const std::string& what) {
+        std::lock_guard<std::mutex> g(m);
+        order.push_back(what);
+    };
+    auto racecheck = std::make_unique<gpu_lock::hold>(lock.shared());
+    std::thread timer([&] {
+        const auto held = lock.exclusive();
+        note("timer");
+    });
+    // The timer has claimed PATH.timers once a correctness run may no longer pass it.
+    for (int i = 0; i < 500 && free_for(path + ".timers", LOCK_EX); ++i) usleep(10 * 1000);
+    REQUIRE_FALSE(free_for(path + ".timers", LOCK_EX));
+    std::thread correctness([&] {
+        const auto held = lock.shared();
+        note("correctness");
+    });
+    usleep(200 * 1000);
+    CHECK(order.empty());  // the timer waits for racecheck, correctness for the timer
+    note("racecheck ends");
+    racecheck.reset();
+    timer.join();
+    correctness.join();
+    CHECK(order == std::vector<std::string>{"racecheck ends", "timer", "correctness"});
+}
+
 TEST_CASE("no path, no lock; an unusable path is an error, not a silent pass") {
     const gpu_lock none("");
     CHECK_NOTHROW(none.exclusive());

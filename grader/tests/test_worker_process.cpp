@@ -40,6 +40,36 @@ TEST_CASE("a worker that goes quiet is killed, with its children") {
     CHECK(run.describe_end() == "was stopped after going quiet for too long (a hang?)");
 }
 
+TEST_CASE("a run its caller no longer wants is stopped, with its children") {
+    // A grading's racecheck starts beside the correctness cases and is stopped when one of
+    // its parts turns out wrong: well within its own limits, as here.
+    std::atomic<bool> stop{false};
+    worker_limits limits{20, 30};
+    limits.stop = &stop;
+    std::thread later([&] {
+        usleep(300 * 1000);
+        stop = true;
+    });
+    const worker_run run = run_worker({"/bin/sh", "-c", "sleep 30 & sleep 30"}, limits);
+    later.join();
+    CHECK(run.stopped);
+    CHECK_FALSE(run.timed_out);
+    CHECK(run.term_signal == 0);
+    CHECK_FALSE(run.exited_normally());
+    CHECK(run.seconds < 5);
+    CHECK(run.describe_end() == "was stopped by the grader, which no longer needed its result");
+}
+
+TEST_CASE("a stop flag that stays false changes nothing") {
+    std::atomic<bool> stop{false};
+    worker_limits limits{5, 10};
+    limits.stop = &stop;
+    const worker_run run = run_worker({"/bin/sh", "-c", "sleep 0.3; exit 4"}, limits);
+    CHECK_FALSE(run.stopped);
+    CHECK(run.exit_code == 4);
+    CHECK(run.describe_end() == "exited with code 4");
+}
+
 TEST_CASE("a crash is reported with its signal") {
     const worker_run run = run_worker({"/bin/sh", "-c", "kill -SEGV $$"}, {5, 10});
     CHECK(run.term_signal == SIGSEGV);
