@@ -25,6 +25,7 @@ GRADEBOOK_CSV = "gradebook.csv"
 STATS = "batch_stats.json"      # the batch's throughput figures (grader/batch/throughput.py)
 RUN_MANIFEST = "manifest.json"  # a Slurm run's folder: what its tasks grade
 REFERENCE_COUNTERS = "reference_counters.json"  # the references' counters, counted once a batch (grader --count-references)
+DESCRIBED = ".described"  # the lab as its template worker described it, once a batch per GPU (grader --describe-lab)
 
 # The statuses of a row: the grader's outcomes and the batch's own.
 GRADED = "graded"

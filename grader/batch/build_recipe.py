@@ -68,6 +68,10 @@ class Recipe:
             raise RecipeError(f"the course build has no {backend} template for {lab}")
         return self.templates[(lab, backend)]
 
+    def template_worker(self, lab, backend):
+        """The worker linked with the stub for `backend`, or None: no submission's code is in it."""
+        return self.templates[(lab, backend)]["template_worker"] if self.has(lab, backend) else None
+
     def compile_command(self, lab, backend):
         """(directory, arguments) compiling the lab's kernels wrapper, with "{wrapper}" and
         "{object}" for the submission's: the template's entry of compile_commands.json."""

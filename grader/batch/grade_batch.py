@@ -88,6 +88,7 @@ def grade_on_slurm(args, grader, todo, subs, folder, t0):
               "sha256": grader.file_sha256.get(s.name, "")} for s, b in built if b]
     manifest = {"lab": args.lab, "backend": grader.backend, "grader": grader.grader, "policy": grader.policy,
                 "reference_counters": grader.reference_counters,
+                "template_worker": grader.recipe.template_worker(args.lab, grader.backend),
                 "grade_timeout": args.grade_timeout, "out": os.path.abspath(args.out),
                 "graders_per_gpu": args.graders_per_gpu, "started": t0, "todo": len(todo), "review": args.review,
                 "builds": {"count": grader.stats["builds"], "seconds": grader.stats["build_s"]},
@@ -329,6 +330,7 @@ def grade(argv):
     # or --graders-per-gpu of them sharing its lock; emulated grading uses every core.
     slots = (grade_one.gpu_slots(gpus, args.graders_per_gpu, os.path.join(args.out, ".locks"))
              if backend == "gpu" else [(None, None)] * max(1, args.jobs))
+    grader.template_worker = recipe.template_worker(args.lab, backend)
     work, threads = grader.start_graders(slots)
 
     def prepare(sub):

@@ -53,6 +53,12 @@ class SubmissionGrader:
         self.recorded = set()  # the submissions whose rows this run wrote
         self.emu_cores = None  # COURSE_EMU_CORES for each grader: set by start_graders
         self.reference_counters = None  # the class's file of them (count_references), or None
+        # The lab's template worker of the backend: when set, start_graders has it describe
+        # the lab once per GPU into describe_dir (describe_lab), and `described` holds the
+        # files by GPU (None on the emulator) for every grade to read.
+        self.template_worker = None
+        self.describe_dir = os.path.join(out, names.DESCRIBED)
+        self.described = {}
 
     @property
     def emulate(self):
@@ -165,7 +171,8 @@ class SubmissionGrader:
         cmd = grader_command.command(self.grader, self.lab, built, self.emulate, self.policy,
                                      json_out=report, gradescope=os.path.join(d, names.GRADESCOPE),
                                      text=os.path.join(d, names.TEXT), gpu_lock=gpu_lock,
-                                     reference_counters=self.reference_counters)
+                                     reference_counters=self.reference_counters,
+                                     described=self.described.get(gpu))
         env = dict(os.environ)
         if gpu is not None:
             env["CUDA_VISIBLE_DEVICES"] = gpu
@@ -224,6 +231,9 @@ class SubmissionGrader:
         # The emulator spreads a launch's blocks over the cores it is given
         # (common/emu/block_pool.hpp): graders running side by side share them out.
         self.emu_cores = max(1, len(os.sched_getaffinity(0)) // max(1, len(slots)))
+        if self.template_worker:
+            for gpu in dict.fromkeys(g for g, _ in slots):
+                self.described[gpu] = describe_lab(self.grader, self.lab, self.template_worker, self.describe_dir, gpu)
         threads = [threading.Thread(target=self.grader_loop, args=(work, gpu, lock), daemon=True)
                    for gpu, lock in slots]
         for t in threads:
@@ -255,6 +265,33 @@ def count_references(recipe, lab, out, policy=None, quiet=False, seconds=600.0):
         return None
     if not quiet:
         print(f"grade batch: the references' counters counted once for the class: {path}", file=sys.stderr)
+    return path
+
+
+def describe_lab(grader, lab, worker, folder, gpu=None, seconds=120.0):
+    """The lab as `worker`, its template worker (the course's stub, no submission's code),
+    describes it on `gpu` (a CUDA_VISIBLE_DEVICES value; None on the emulator): its parts,
+    device and sandbox (`grader --describe-lab`), so that each grade reads them rather than
+    starting its own worker, and on a GPU making a CUDA context, to ask. The file's absolute
+    path, or None when the worker could not say, with the reason said: each grade then asks
+    its own worker, and where the GPU cannot be used, grades on the emulator, as one ./grade
+    does; also when the batch is stopping, whose graders then start nothing."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.abspath(os.path.join(folder, f"{lab}_{'emulated' if gpu is None else 'gpu' + str(gpu)}.json"))
+    env = dict(os.environ)
+    if gpu is not None:
+        env["CUDA_VISIBLE_DEVICES"] = str(gpu)
+    try:
+        raw, code = children.run([grader, "--describe-lab", lab, worker, path], seconds, env=env)
+        said = raw.decode("utf-8", "replace").strip()
+    except subprocess.TimeoutExpired:
+        code, said = None, f"it took longer than {seconds:.0f} s"
+    except children.Stopped:
+        return None
+    if code != 0:
+        print(f"grade batch: the lab was not described once{'' if gpu is None else ' for GPU ' + str(gpu)}, so every "
+              "grade asks its own worker: " + said[-600:], file=sys.stderr)
+        return None
     return path
 
 

@@ -26,12 +26,13 @@ def write_build_failure(path, built):
 
 
 def command(grader, lab, built, emulate, policy=None, build_failure=None, json_out=None, gradescope=None,
-            text=None, gpu_lock=None, reference_counters=None):
+            text=None, gpu_lock=None, reference_counters=None, described=None):
     """The grader's command line: a built submission is graded with its own worker and files;
     with build_failure (a file from write_build_failure) nothing runs and the reports say why.
     gpu_lock: a lock file shared by the graders of one GPU (--gpu-lock: shared while
     checking correctness, exclusive while timing); never on the emulator, which times nothing.
-    reference_counters: the class's file of them (grade_one.count_references), or None."""
+    reference_counters: the class's file of them (grade_one.count_references), or None.
+    described: the lab as its template worker described it (grade_one.describe_lab), or None."""
     cmd = [grader, lab, "--quiet", "--no-color"]
     if build_failure:
         cmd += ["--build-failure", build_failure]
@@ -45,6 +46,8 @@ def command(grader, lab, built, emulate, policy=None, build_failure=None, json_o
         cmd += ["--gpu-lock", gpu_lock]
     if reference_counters and not build_failure:
         cmd += ["--reference-counters", reference_counters]
+    if described and not build_failure:
+        cmd += ["--described", described]
     for option, path in (("--json", json_out), ("--gradescope", gradescope), ("--text", text)):
         if path:
             cmd += [option, path]

@@ -68,6 +68,9 @@ def main(argv=None):
                                         manifest.get("policy"), manifest["grade_timeout"],
                                         progress=Progress(len(todo)))
     grader.reference_counters = manifest.get("reference_counters")
+    # Described on this node, for its GPUs (start_graders), in the task's own folder.
+    grader.template_worker = manifest.get("template_worker")
+    grader.describe_dir = os.path.join(os.environ.get("TMPDIR", tempfile.gettempdir()), f"grade-batch-{task_id}.described")
     # Slurm ends a task with SIGTERM (then SIGKILL): what is being graded then is
     # unfinished, not crashed; it gets no row.json and the merge asks Slurm why.
     signal.signal(signal.SIGTERM, lambda *_: children.stop())

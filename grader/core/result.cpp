@@ -186,7 +186,8 @@ void to_json(nlohmann::json& j, const lab_result& r) {
          {"summary", r.summary},
          {"outcome", r.outcome},
          {"seconds", r.seconds},
-         {"reference_counters", r.reference_counters}};
+         {"reference_counters", r.reference_counters},
+         {"described", r.described}};
 }
 
 }  // namespace course

@@ -223,6 +223,10 @@ struct lab_result {
     // (grader --reference-counters): "class" (the batch's file), "counted: <why the file was
     // not read>", or "" (no file given, or no counters).
     std::string reference_counters;
+    // Where the lab's parts and device came from, when a description was given (grader
+    // --described): "class" (the batch's file), "asked: <why the file was not read>" (the
+    // worker was asked, as with no file), or "" (no file given).
+    std::string described;
 };
 
 // `file` as the reports show it: relative to `course_root` when it lies inside it (both

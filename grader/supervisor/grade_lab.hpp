@@ -33,6 +33,9 @@ struct grade_options {
     // --reference-counters: a class's counters of the references (reference_counters.hpp),
     // read instead of counting them in this grade when they cover its draw; "" = none.
     std::string reference_counters;
+    // --described: the lab as the class's template worker described it (grader
+    // --describe-lab), used instead of asking this submission's worker; "" = ask it.
+    std::string described;
 };
 
 // Grades one lab: environment check, correctness, performance (GPU only), scoring.

@@ -17,6 +17,7 @@
 #include "supervisor/grade_lab.hpp"
 #include "supervisor/known_labs.hpp"
 #include "supervisor/reference_counters.hpp"
+#include "supervisor/worker_choice.hpp"
 
 namespace {
 
@@ -93,13 +94,27 @@ int main(int argc, char** argv) {
         }
         return 0;
     }
+    // `grader --describe-lab LAB WORKER OUT`: the lab as WORKER, the lab's template worker,
+    // describes it (worker_choice.hpp), for every grade of a batch to read (--described OUT).
+    if (argc == 5 && std::string(argv[1]) == "--describe-lab") {
+        try {
+            if (!course::is_known_lab(argv[2]))
+                throw std::runtime_error(std::string("unknown lab '") + argv[2] + "'; the labs are " +
+                                         course::known_labs_text());
+            course::write_lab_description(argv[2], argv[3], argv[4]);
+        } catch (const std::exception& e) {
+            std::cerr << "grader: --describe-lab: " << e.what() << "\n";
+            return 2;
+        }
+        return 0;
+    }
     CLI::App app{"Grades one lab: correctness on every backend, speed against the naive baseline on a GPU."};
     std::string lab, policy_file, worker_dir = self_dir();
     bool emulate = false, quiet = false, no_color = false, sanitize = false, profile = false, show_output = false;
     std::uint64_t seed = 0;
     outputs out;
     std::string course_root, progress_dir, build_failure_file, opt_student_source, opt_student_object, opt_gpu_lock,
-        opt_reference_counters;
+        opt_reference_counters, opt_described;
     app.add_option("lab", lab, "The lab to grade: " + course::known_labs_text())->required();
     app.add_flag("--emulate", emulate, "Grade correctness on the CPU emulator even if a GPU is present");
     app.add_option("--policy", policy_file, "Policy file merged over the defaults")->check(CLI::ExistingFile);
@@ -127,6 +142,8 @@ int main(int argc, char** argv) {
                    "A lock file that graders sharing this GPU all name: timing waits until it has the GPU alone");
     app.add_option("--reference-counters", opt_reference_counters,
                    "A class's counters of the references (grader --count-references): read, not counted here");
+    app.add_option("--described", opt_described,
+                   "The lab as its template worker described it for a class (grader --describe-lab): read, not asked here");
     app.add_flag("--show-output", show_output,
                  "Show what your kernels print (printf) in the correctness runs: the first 200 lines of each part");
     app.add_flag("--quiet", quiet, "No progress lines on stderr");
@@ -171,6 +188,7 @@ int main(int argc, char** argv) {
     opt.student_object = opt_student_object;
     opt.gpu_lock = opt_gpu_lock;
     opt.reference_counters = opt_reference_counters;
+    opt.described = opt_described;
     if (*seed_opt) opt.seed = seed;
     opt.benchmark_out = out.benchmark;
     opt.sanitize = sanitize;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <optional>
+#include <stdexcept>
 
 #include "core/report.hpp"
 #include "core/sha256.hpp"
@@ -91,7 +92,51 @@ std::pair<std::string, std::string> student_files(const grade_options& opt, cons
     return {source, object};
 }
 
+// The lab as --described says, when that file is of this lab and of the backend the grade
+// would try first; else nullopt, with the reason in `why_not`.
+std::optional<described> read_description(const session& s, const std::string& backend, std::string& why_not) {
+    std::ifstream in(s.opt.described);
+    const auto doc = nlohmann::json::parse(in, nullptr, false);
+    try {
+        if (!in || !doc.is_object()) throw std::runtime_error("cannot read it as JSON");
+        described out;
+        out.hello = doc.at("hello").get<hello_event>();
+        if (doc.contains("sandbox")) out.sandbox = doc.at("sandbox").get<sandbox_event>();
+        if (out.hello.lab != s.opt.lab) throw std::runtime_error("it describes " + out.hello.lab);
+        if (out.hello.backend != backend) throw std::runtime_error("it describes the " + out.hello.backend + " worker");
+        return out;
+    } catch (const std::exception& e) {
+        why_not = e.what();
+        return std::nullopt;
+    }
+}
+
+// What the worker of `backend` tells, or --described instead when it applies
+// (lab_result::described says which).
+described ask(const session& s, const std::string& worker, const std::string& backend, lab_result& r) {
+    if (!s.opt.described.empty()) {
+        std::string why_not;
+        if (auto found = read_description(s, backend, why_not)) {
+            r.described = "class";
+            s.say("the lab as described for the class, in " + s.opt.described);
+            return *found;
+        }
+        r.described = "asked: " + s.opt.described + ": " + why_not;
+        s.say("the lab's description " + s.opt.described + " not read (" + why_not + "): asking the worker");
+    }
+    return describe(worker);
+}
+
 }  // namespace
+
+void write_lab_description(const std::string& lab, const std::string& worker, const std::string& out) {
+    const described found = describe(worker);
+    if (!found.error.empty()) throw std::runtime_error(worker + ": " + found.error);
+    if (found.hello.lab != lab) throw std::runtime_error(worker + " is a worker of " + found.hello.lab + ", not " + lab);
+    nlohmann::json doc{{"hello", found.hello}};
+    if (found.sandbox) doc["sandbox"] = *found.sandbox;
+    write_file_atomic(out, doc.dump(1) + "\n");
+}
 
 std::string choose_worker(session& s, lab_result& r) {
     const std::string gpu = worker_path(s.opt, "gpu");
@@ -103,7 +148,7 @@ std::string choose_worker(session& s, lab_result& r) {
     } else if (!executable(gpu)) {
         why_not_gpu = "this build has no GPU grader (no CUDA Toolkit when it was configured)";
     } else {
-        found = describe(gpu);
+        found = ask(s, gpu, "gpu", r);
         if (found.error.empty()) {
             s.worker = gpu;
             s.backend = "gpu";
@@ -114,7 +159,7 @@ std::string choose_worker(session& s, lab_result& r) {
     if (s.worker.empty()) {
         if (!executable(emulated))
             return why_not_gpu + ", and the CPU emulation grader for " + s.opt.lab + " is not built";
-        found = describe(emulated);
+        found = ask(s, emulated, "emulated", r);
         if (!found.error.empty()) return "the CPU emulation grader failed to start: " + found.error;
         s.worker = emulated;
         s.backend = "emulated";

@@ -25,6 +25,12 @@ set_tests_properties(guard.toolchain_cache PROPERTIES LABELS student)
 add_test(NAME batch.reference_counters COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/tests/test_reference_counters.py
                                                ${CMAKE_BINARY_DIR})
 set_tests_properties(batch.reference_counters PROPERTIES LABELS batch TIMEOUT 900)
+# The lab described once for a class by its template worker: every lab's solution grades
+# as if its own worker had been asked; a foreign or broken file is not read
+# (grader/tests/test_described.py).
+add_test(NAME batch.described COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/tests/test_described.py
+                                      ${CMAKE_BINARY_DIR})
+set_tests_properties(batch.described PROPERTIES LABELS batch TIMEOUT 900)
 
 add_test(NAME batch.intake COMMAND ${COURSE_PYTHON} ${PROJECT_SOURCE_DIR}/grader/batch/tests/test_intake.py)
 set_tests_properties(batch.intake PROPERTIES LABELS batch)

@@ -193,6 +193,19 @@ class BatchTest(unittest.TestCase):
             with open(os.path.join(self.out, name, "report.json")) as f:
                 self.assertEqual(json.load(f)["reference_counters"], "class", name)
 
+    def test_grades_read_the_lab_described_once(self):
+        # The template worker described the lab once for the batch's graders; each grade read
+        # that rather than starting its own worker to ask (the same parts and device).
+        with open(os.path.join(self.out, ".described", "lab1_emulated.json")) as f:
+            described = json.load(f)
+        self.assertEqual(described["hello"]["lab"], "lab1")
+        self.assertEqual([p["id"] for p in described["hello"]["parts"]], ["A"])
+        for name in ("correct", "wrong", "latin1"):
+            with open(os.path.join(self.out, name, "report.json")) as f:
+                report = json.load(f)
+            self.assertEqual(report["described"], "class", name)
+            self.assertEqual(report["device"], "CPU emulator", name)
+
     def test_figures_for_scripts(self):
         # What the batch prints at the end, as JSON (scripts/batch_throughput.py reads it).
         with open(os.path.join(self.out, "batch_stats.json")) as f:

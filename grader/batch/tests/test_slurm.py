@@ -151,6 +151,10 @@ class SlurmMatchesLocal(unittest.TestCase):
         graded = [r for r in graded if r["parts"]]
         self.assertGreater(len(graded), 20)
         self.assertEqual({r["reference_counters"] for r in graded}, {"class"})
+        # Each task described the lab once, on its node, with the template worker the
+        # manifest names, and its grades read that.
+        self.assertTrue(manifest["template_worker"].endswith("lab1_worker_emulated"))
+        self.assertEqual({r["described"] for r in graded}, {"class"})
 
 
 class CancelledTask(unittest.TestCase):

@@ -1,0 +1,122 @@
+"""The lab described once for a class (grader --describe-lab, --described;
+supervisor/worker_choice.hpp), by each lab's template worker, whose student is the stub:
+
+- honest: a grade of the lab's solution that reads the description gives the report of a
+  grade that asked its own worker (parts, device, notes, checks, score), and says "class";
+- not this grade's (another lab's, the other backend's, garbage, missing): the grade asks
+  its own worker, says why, and gives the same report;
+- bad requests: an unknown lab, a worker that cannot start, a worker of another lab exit 2
+  with the reason, and write nothing.
+
+    python3 grader/tests/test_described.py BUILD_DIR
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)
+from grader.batch.build_recipe import Recipe  # noqa: E402
+
+BUILD = None
+LABS = ("lab1", "lab2", "lab3", "lab4", "lab5")
+# Everything a report holds but its times and when it started.
+UNTIMED = ("seconds", "started_at", "described")
+
+
+def grade(lab, out, described=None):
+    cmd = [os.path.join(BUILD, "bin", "grader"), lab, "--emulate", "--seed", "3", "--json", out,
+           "--worker-dir", os.path.join(BUILD, "selfcheck", "solution"), "--no-color"]
+    if described:
+        cmd += ["--described", described]
+    run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    with open(out) as f:
+        return json.load(f), run.stderr
+
+
+def describe(lab, worker, out):
+    return subprocess.run([os.path.join(BUILD, "bin", "grader"), "--describe-lab", lab, worker, out],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+class Described(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.mkdtemp(prefix="described-test-")
+        recipe = Recipe(BUILD)
+        cls.files = {}
+        for lab in LABS:
+            path = os.path.join(cls.tmp, f"{lab}.json")
+            run = describe(lab, recipe.template_worker(lab, "emulated"), path)
+            assert run.returncode == 0, run.stdout
+            cls.files[lab] = path
+        cls.asked = {}  # lab: the grade that asked its own worker
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def asked_grade(self, lab):
+        if lab not in self.asked:
+            self.asked[lab] = grade(lab, os.path.join(self.tmp, f"{lab}-asked.json"))[0]
+            self.assertEqual(self.asked[lab]["described"], "")  # no file: asked, as ./grade does
+        return self.asked[lab]
+
+    def assert_same_report(self, mine, asked):
+        for key in asked:
+            if key not in UNTIMED:
+                self.assertEqual(mine[key], asked[key], key)
+
+    def test_every_lab_reads_it_and_grades_as_if_it_had_asked(self):
+        for lab in LABS:
+            with self.subTest(lab=lab):
+                mine, said = grade(lab, os.path.join(self.tmp, f"{lab}-class.json"), self.files[lab])
+                self.assertIn("the lab as described for the class, in " + self.files[lab], said)
+                self.assertEqual(mine["described"], "class")
+                self.assertGreater(mine["score"], 0)
+                self.assertEqual(mine["device"], "CPU emulator")
+                self.assert_same_report(mine, self.asked_grade(lab))
+
+    def test_a_file_not_for_this_grade_is_not_read(self):
+        with open(self.files["lab3"]) as f:
+            gpu = json.load(f)
+        gpu["hello"]["backend"] = "gpu"
+        gpu_file = os.path.join(self.tmp, "gpu.json")
+        garbage = os.path.join(self.tmp, "garbage.json")
+        with open(gpu_file, "w") as f:
+            json.dump(gpu, f)
+        with open(garbage, "w") as f:
+            f.write('{"hello": [1, 2')
+        missing = os.path.join(self.tmp, "missing.json")
+        for path, why in ((self.files["lab4"], "it describes lab4"),
+                          (gpu_file, "it describes the gpu worker"),
+                          (garbage, "cannot read it as JSON"),
+                          (missing, "cannot read it as JSON")):
+            with self.subTest(path=path):
+                mine, said = grade("lab3", os.path.join(self.tmp, "other.json"), path)
+                self.assertIn(f"the lab's description {path} not read ({why}): asking the worker", said)
+                self.assertEqual(mine["described"], f"asked: {path}: {why}")
+                self.assert_same_report(mine, self.asked_grade("lab3"))
+
+    def test_no_lab_no_worker_another_labs_worker_exit_2_with_the_reason(self):
+        out = os.path.join(self.tmp, "x.json")
+        run = describe("lab9", "/nonexistent", out)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("grader: --describe-lab: unknown lab 'lab9'", run.stdout)
+        run = describe("lab3", "/nonexistent/lab3_worker_emulated", out)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("grader: --describe-lab: /nonexistent/lab3_worker_emulated: the worker could not be started",
+                      run.stdout)
+        run = describe("lab2", Recipe(BUILD).template_worker("lab3", "emulated"), out)
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("is a worker of lab3, not lab2", run.stdout)
+        self.assertFalse(os.path.exists(out))
+
+
+if __name__ == "__main__":
+    BUILD = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
