@@ -213,7 +213,8 @@ struct lab_result {
     // gradebook's status, read as is by batch grading.
     std::string outcome;
     // Where the grading's time went, in seconds (wall clock): "start" (choosing and asking
-    // the worker), "correctness", "racecheck", "emulator_wait" and "timing" (GPU), "checks", "total"; with
+    // the worker), "correctness", "racecheck" (what was left of it after the correctness cases,
+    // beside which it runs), "emulator_wait" and "timing" (GPU), "checks", "total"; with
     // a GPU, "emulator" (the emulator's run for the technique checks, beside correctness),
     // "gpu_alone" (held alone for timed or profiled runs), "gpu_shared" (held shared for
     // correctness cases and racecheck, from each worker's "go") and with a shared GPU
