@@ -52,10 +52,11 @@ class SubmissionGrader:
         self.file_sha256 = {}  # by submission name: the kernels.cu intake took out of it
         self.recorded = set()  # the submissions whose rows this run wrote
         self.emu_cores = None  # COURSE_EMU_CORES for each grader: set by start_graders
-        self.reference_counters = None  # the class's file of them (count_references), or None
+        # The class's file of them (count_references) and its bytes' SHA-256, or None.
+        self.reference_counters = None
         # The lab's template worker of the backend: when set, start_graders has it describe
         # the lab once per GPU into describe_dir (describe_lab), and `described` holds the
-        # files by GPU (None on the emulator) for every grade to read.
+        # (file, SHA-256) pairs by GPU (None on the emulator) for every grade to read.
         self.template_worker = None
         self.describe_dir = os.path.join(out, names.DESCRIBED)
         self.described = {}
@@ -245,9 +246,11 @@ def count_references(recipe, lab, out, policy=None, quiet=False, seconds=600.0):
     """The references' counters of the class (`grader --count-references`), counted once by
     the lab's emulated template worker, whose student is the course's stub (no submission's
     code runs there), so that each grade counts only its student's kernels on the problems it
-    draws: the file's absolute path (Slurm's tasks run in folders of their own), or None when
+    draws: (the file's absolute path (Slurm's tasks run in folders of their own), the
+    SHA-256 of its bytes), or None when
     they could not be counted within `seconds` (each grade then counts them itself, as one
-    ./grade does), with the reason said. children.Stopped when the batch is stopping."""
+    ./grade does), with the reason said; with the file, the SHA-256 of its bytes, which each
+    grade checks. children.Stopped when the batch is stopping."""
     if not recipe.has(lab, "emulated"):
         return None
     path = os.path.abspath(os.path.join(out, names.REFERENCE_COUNTERS))
@@ -265,17 +268,19 @@ def count_references(recipe, lab, out, policy=None, quiet=False, seconds=600.0):
         return None
     if not quiet:
         print(f"grade batch: the references' counters counted once for the class: {path}", file=sys.stderr)
-    return path
+    return path, file_sha256(path)
 
 
 def describe_lab(grader, lab, worker, folder, gpu=None, seconds=120.0):
     """The lab as `worker`, its template worker (the course's stub, no submission's code),
     describes it on `gpu` (a CUDA_VISIBLE_DEVICES value; None on the emulator): its parts,
     device and sandbox (`grader --describe-lab`), so that each grade reads them rather than
-    starting its own worker, and on a GPU making a CUDA context, to ask. The file's absolute
-    path, or None when the worker could not say, with the reason said: each grade then asks
-    its own worker, and where the GPU cannot be used, grades on the emulator, as one ./grade
-    does; also when the batch is stopping, whose graders then start nothing."""
+    starting its own worker, and on a GPU making a CUDA context, to ask: (the file's absolute
+    path, the SHA-256 of its bytes). A grade that reads it does not try the GPU itself before
+    its cases, so a GPU lost after this gives that grade an infrastructure error. None when
+    the worker could not say, with the reason said: each grade then asks its own worker, and
+    where the GPU cannot be used, grades on the emulator, as one ./grade does; also when the
+    batch is stopping, whose graders then start nothing."""
     os.makedirs(folder, exist_ok=True)
     path = os.path.abspath(os.path.join(folder, f"{lab}_{'emulated' if gpu is None else 'gpu' + str(gpu)}.json"))
     env = dict(os.environ)
@@ -286,13 +291,15 @@ def describe_lab(grader, lab, worker, folder, gpu=None, seconds=120.0):
         said = raw.decode("utf-8", "replace").strip()
     except subprocess.TimeoutExpired:
         code, said = None, f"it took longer than {seconds:.0f} s"
+    except OSError as e:
+        code, said = None, f"the grader could not be run: {e}"
     except children.Stopped:
         return None
     if code != 0:
         print(f"grade batch: the lab was not described once{'' if gpu is None else ' for GPU ' + str(gpu)}, so every "
               "grade asks its own worker: " + said[-600:], file=sys.stderr)
         return None
-    return path
+    return path, file_sha256(path)
 
 
 def grade_alone(build_dir, lab, submission_dir, out, policy=None, compile_timeout=600.0, seconds=2400.0):

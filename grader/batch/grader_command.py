@@ -32,7 +32,9 @@ def command(grader, lab, built, emulate, policy=None, build_failure=None, json_o
     gpu_lock: a lock file shared by the graders of one GPU (--gpu-lock: shared while
     checking correctness, exclusive while timing); never on the emulator, which times nothing.
     reference_counters: the class's file of them (grade_one.count_references), or None.
-    described: the lab as its template worker described it (grade_one.describe_lab), or None."""
+    described: the lab as its template worker described it (grade_one.describe_lab), or None.
+    Each of these two is a (path, sha256) pair: the grader reads the file only if its bytes
+    are still those (a results folder may lie where a student's kernels can write)."""
     cmd = [grader, lab, "--quiet", "--no-color"]
     if build_failure:
         cmd += ["--build-failure", build_failure]
@@ -44,10 +46,9 @@ def command(grader, lab, built, emulate, policy=None, build_failure=None, json_o
         cmd += ["--policy", os.path.abspath(policy)]
     if gpu_lock and not emulate and not build_failure:
         cmd += ["--gpu-lock", gpu_lock]
-    if reference_counters and not build_failure:
-        cmd += ["--reference-counters", reference_counters]
-    if described and not build_failure:
-        cmd += ["--described", described]
+    for option, pinned in (("--reference-counters", reference_counters), ("--described", described)):
+        if pinned and not build_failure:
+            cmd += [option, pinned[0], option + "-sha256", pinned[1]]
     for option, path in (("--json", json_out), ("--gradescope", gradescope), ("--text", text)):
         if path:
             cmd += [option, path]

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <fstream>
 #include <iterator>
+#include <optional>
 
 namespace course {
 
@@ -77,12 +78,34 @@ std::string sha256_hex(const std::string& bytes) {
     return out;
 }
 
-std::string sha256_file(const std::string& path) {
+namespace {
+
+std::optional<std::string> read_bytes(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return "";
-    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return "";
-    return sha256_hex(bytes);
+    if (!in) return std::nullopt;
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) return std::nullopt;
+    return bytes;
+}
+
+}  // namespace
+
+std::string sha256_file(const std::string& path) {
+    const auto bytes = read_bytes(path);
+    return bytes ? sha256_hex(*bytes) : "";
+}
+
+std::optional<std::string> read_pinned(const std::string& path, const std::string& sha256, std::string& why) {
+    auto bytes = read_bytes(path);
+    if (!bytes) {
+        why = "cannot read " + path;
+        return std::nullopt;
+    }
+    if (!sha256.empty() && sha256_hex(*bytes) != sha256) {
+        why = path + " has changed since the batch wrote it";
+        return std::nullopt;
+    }
+    return bytes;
 }
 
 }  // namespace course

@@ -1,4 +1,5 @@
 #pragma once
+#include <optional>
 #include <string>
 
 namespace course {
@@ -10,5 +11,10 @@ std::string sha256_hex(const std::string& bytes);
 
 // The SHA-256 of a file's bytes, or "" when it cannot be read.
 std::string sha256_file(const std::string& path);
+
+// The bytes of `path`, read once, when they are those `sha256` names ("" names any): a
+// file the batch wrote for its grades, which must not read what someone wrote over it
+// since. Otherwise nullopt, with why not in `why`.
+std::optional<std::string> read_pinned(const std::string& path, const std::string& sha256, std::string& why);
 
 }  // namespace course

@@ -123,7 +123,11 @@ correctness_status status_of(const part_correctness_event& e) {
 
 }  // namespace
 
-void correctness_phase(const session& s, std::map<std::string, part_result>& results) {
+void correctness_phase(const session& s, std::map<std::string, part_result>& results,
+                       const std::function<void(const std::string& part)>& not_correct) {
+    const auto failed = [&](const std::string& id) {
+        if (not_correct) not_correct(id);
+    };
     std::map<std::string, std::vector<case_record>> records;
     const std::vector<std::string> ids = s.part_ids();
     s.say("correctness: " + std::to_string(ids.size()) + " part(s) on the " + (s.gpu() ? "GPU" : "CPU emulator"));
@@ -133,7 +137,8 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
     reference_counters cached;
     if (request.counters && !s.opt.reference_counters.empty()) {
         const std::string why_not =
-            load_reference_counters(s.opt.reference_counters, s.opt.lab, *request.counters, s.parts, cached);
+            load_reference_counters(s.opt.reference_counters, s.opt.reference_counters_sha256, s.opt.lab,
+                                    *request.counters, s.parts, cached);
         request.counters->student_only = why_not.empty();
         s.reference_counters = why_not.empty() ? "class" : "counted: " + why_not;
         s.say(why_not.empty() ? "reference counters: the class's, from " + s.opt.reference_counters
@@ -177,11 +182,13 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 c.failed = verdict.failed;
                 c.status = status_of(verdict);
                 if (verdict.warp_shuffles) c.warp_shuffles = *verdict.warp_shuffles;
+                if (c.status != correctness_status::passed) failed(verdict.part);
             }
         },
         [&](const std::string& id, const worker_run& run, const std::string& in_flight) {
             // Before "go" the worker ran only the course's code: not the part's fault.
             turn.blame_before_go("correctness", describe_end_with_error(run));
+            failed(id);
             auto& c = results[id].correctness;
             c.status = run.timed_out ? correctness_status::timed_out : correctness_status::crashed;
             c.message = "the grader's worker " + run.describe_end() +

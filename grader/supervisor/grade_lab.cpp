@@ -88,7 +88,7 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
         // Racecheck too, on the GPU (it holds it shared): `racecheck` is what the grading waited
         // for it after the correctness cases.
         early_race_run early_races(s);
-        correctness_phase(s, results);
+        correctness_phase(s, results, [&](const std::string& id) { early_races.part_not_correct(id); });
         lap("correctness");
         race_results races;
         if (s.gpu()) {

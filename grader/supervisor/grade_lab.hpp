@@ -36,6 +36,11 @@ struct grade_options {
     // --described: the lab as the class's template worker described it (grader
     // --describe-lab), used instead of asking this submission's worker; "" = ask it.
     std::string described;
+    // --reference-counters-sha256, --described-sha256: the bytes the batch wrote to each
+    // file; "" = not pinned. A batch's results folder may lie where a student's kernels
+    // can write (a relaxed sandbox keeps /tmp writable for compute-sanitizer and Nsight
+    // Compute), so a file whose bytes differ is not read.
+    std::string reference_counters_sha256, described_sha256;
 };
 
 // Grades one lab: environment check, correctness, performance (GPU only), scoring.

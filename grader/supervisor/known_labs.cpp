@@ -1,6 +1,7 @@
 #include "supervisor/known_labs.hpp"
 
 #include <sstream>
+#include <stdexcept>
 
 namespace course {
 
@@ -16,6 +17,12 @@ bool is_known_lab(const std::string& name) {
     for (const auto& l : known_labs())
         if (name == l.name) return true;
     return false;
+}
+
+const lab_entry& known_lab(const std::string& name) {
+    for (const auto& l : known_labs())
+        if (name == l.name) return l;
+    throw std::invalid_argument("unknown lab '" + name + "'; the labs are " + known_labs_text());
 }
 
 std::vector<std::string> part_ids(const lab_entry& lab) {

@@ -13,6 +13,7 @@ struct lab_entry {
 };
 const std::vector<lab_entry>& known_labs();
 bool is_known_lab(const std::string& name);
+const lab_entry& known_lab(const std::string& name);  // throws std::invalid_argument for an unknown lab
 std::string known_labs_text();  // "lab1, lab2, lab3, lab4, lab5"
 std::vector<std::string> part_ids(const lab_entry& lab);  // {"A", "B"}
 

@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
     std::uint64_t seed = 0;
     outputs out;
     std::string course_root, progress_dir, build_failure_file, opt_student_source, opt_student_object, opt_gpu_lock,
-        opt_reference_counters, opt_described;
+        opt_reference_counters, opt_described, opt_reference_counters_sha256, opt_described_sha256;
     app.add_option("lab", lab, "The lab to grade: " + course::known_labs_text())->required();
     app.add_flag("--emulate", emulate, "Grade correctness on the CPU emulator even if a GPU is present");
     app.add_option("--policy", policy_file, "Policy file merged over the defaults")->check(CLI::ExistingFile);
@@ -140,10 +140,16 @@ int main(int argc, char** argv) {
                    "The object compiled from it, for the technique checks (default: as the build recorded it)");
     app.add_option("--gpu-lock", opt_gpu_lock,
                    "A lock file that graders sharing this GPU all name: timing waits until it has the GPU alone");
-    app.add_option("--reference-counters", opt_reference_counters,
+    auto* counters_opt = app.add_option("--reference-counters", opt_reference_counters,
                    "A class's counters of the references (grader --count-references): read, not counted here");
-    app.add_option("--described", opt_described,
+    app.add_option("--reference-counters-sha256", opt_reference_counters_sha256,
+                   "The SHA-256 of the --reference-counters file's bytes: a file that differs is not read")
+        ->needs(counters_opt);
+    auto* described_opt = app.add_option("--described", opt_described,
                    "The lab as its template worker described it for a class (grader --describe-lab): read, not asked here");
+    app.add_option("--described-sha256", opt_described_sha256,
+                   "The SHA-256 of the --described file's bytes: a file that differs is not read")
+        ->needs(described_opt);
     app.add_flag("--show-output", show_output,
                  "Show what your kernels print (printf) in the correctness runs: the first 200 lines of each part");
     app.add_flag("--quiet", quiet, "No progress lines on stderr");
@@ -189,6 +195,8 @@ int main(int argc, char** argv) {
     opt.gpu_lock = opt_gpu_lock;
     opt.reference_counters = opt_reference_counters;
     opt.described = opt_described;
+    opt.reference_counters_sha256 = opt_reference_counters_sha256;
+    opt.described_sha256 = opt_described_sha256;
     if (*seed_opt) opt.seed = seed;
     opt.benchmark_out = out.benchmark;
     opt.sanitize = sanitize;

@@ -1,5 +1,6 @@
 #pragma once
 #include <atomic>
+#include <functional>
 #include <future>
 #include <map>
 #include <string>
@@ -12,8 +13,10 @@ namespace course {
 
 // The phases of grading a lab, in order; each fills the parts' results by id.
 
-// Every part's correctness cases, on the session's backend, with the hint of a failure.
-void correctness_phase(const session& s, std::map<std::string, part_result>& results);
+// Every part's correctness cases, on the session's backend, with the hint of a failure;
+// `not_correct`, if given, is told each part that fails as soon as it is known.
+void correctness_phase(const session& s, std::map<std::string, part_result>& results,
+                       const std::function<void(const std::string& part)>& not_correct = {});
 
 // GPU: the correct parts timed against the naive baseline and the reference, measured
 // again when the verdict is too close to call; writes --benchmark-out.
@@ -54,6 +57,9 @@ public:
     race_results take();
     // Kills its run and drops whatever it found.
     void stop();
+    // The correctness phase found part `id` not correct: a run that checks it is stopped
+    // (from any thread; its thread is waited for by stop() or the destructor).
+    void part_not_correct(const std::string& id);
 
 private:
     const session& s_;

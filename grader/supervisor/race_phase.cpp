@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <stdexcept>
 
 #include "core/grading_plan.hpp"
@@ -62,14 +63,22 @@ early_race_run::early_race_run(const session& s) : s_(s) {
 
 early_race_run::~early_race_run() { stop(); }
 
+void early_race_run::part_not_correct(const std::string& id) {
+    // Its result is no longer wanted: stopped now rather than after the correctness phase,
+    // so that a kernel that hangs holds the GPU's lock no longer than its correctness case.
+    if (std::find(parts_.begin(), parts_.end(), id) != parts_.end()) stop_ = true;
+}
+
 void early_race_run::stop() {
     if (!result_.valid()) return;
     stop_ = true;
     try {
         (void)result_.get();
-    } catch (const std::exception&) {
+    } catch (...) {
         // Stopped: whatever went wrong in it no longer matters.
     }
+    s_.gpu_seconds.waited += waited_;
+    s_.gpu_seconds.shared += held_;
 }
 
 race_results early_race_run::take() {

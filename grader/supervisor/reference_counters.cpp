@@ -70,12 +70,14 @@ reference_counters count_reference_counters(const std::string& lab, const policy
     return out;
 }
 
-std::string load_reference_counters(const std::string& path, const std::string& lab, const counters_request& drawn,
-                                    const std::vector<part_info>& parts, reference_counters& out) {
-    std::ifstream in(path);
-    if (!in) return "cannot read " + path;
+std::string load_reference_counters(const std::string& path, const std::string& sha256, const std::string& lab,
+                                    const counters_request& drawn, const std::vector<part_info>& parts,
+                                    reference_counters& out) {
+    std::string why;
+    const auto bytes = read_pinned(path, sha256, why);
+    if (!bytes) return why;
     try {
-        out = nlohmann::json::parse(in).get<reference_counters>();
+        out = nlohmann::json::parse(*bytes).get<reference_counters>();
     } catch (const nlohmann::json::exception& e) {
         return path + " is not a file of reference counters: " + e.what();
     }

@@ -36,10 +36,11 @@ counters_request countable_problems(const policy& pol);
 reference_counters count_reference_counters(const std::string& lab, const policy& pol, const std::string& worker);
 
 // The file `path` (written by `grader --count-references`): "" into `out` when it can stand
-// in for this grade's own counting, else why not (unreadable, another lab, a worker changed
-// since, or a drawn problem of a part missing).
-std::string load_reference_counters(const std::string& path, const std::string& lab, const counters_request& drawn,
-                                    const std::vector<part_info>& parts, reference_counters& out);
+// in for this grade's own counting, else why not (unreadable, not the bytes `sha256` names
+// when given, another lab, a worker changed since, or a drawn problem of a part missing).
+std::string load_reference_counters(const std::string& path, const std::string& sha256, const std::string& lab,
+                                    const counters_request& drawn, const std::vector<part_info>& parts,
+                                    reference_counters& out);
 
 // A student-only counters event (counters_request::student_only) made whole: the class's
 // baseline and reference before the student's on each problem, as a worker counts them

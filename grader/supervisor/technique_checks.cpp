@@ -198,6 +198,7 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
     std::map<std::string, finding> racy;
     std::vector<std::vector<race_target>> batches = {targets};
     while (!batches.empty()) {
+        if (options.stop != nullptr && options.stop->load()) return {};  // no run started for nothing
         const std::vector<race_target> batch = batches.back();
         batches.pop_back();
         std::vector<std::string> ids;

@@ -9,6 +9,7 @@
 
 #include "core/report.hpp"
 #include "core/sha256.hpp"
+#include "supervisor/known_labs.hpp"
 #include "supervisor/phase_runner.hpp"
 #include "process/worker_process.hpp"
 
@@ -95,20 +96,28 @@ std::pair<std::string, std::string> student_files(const grade_options& opt, cons
 // The lab as --described says, when that file is of this lab and of the backend the grade
 // would try first; else nullopt, with the reason in `why_not`.
 std::optional<described> read_description(const session& s, const std::string& backend, std::string& why_not) {
-    std::ifstream in(s.opt.described);
-    const auto doc = nlohmann::json::parse(in, nullptr, false);
+    const auto bytes = read_pinned(s.opt.described, s.opt.described_sha256, why_not);
+    if (!bytes) return std::nullopt;
+    const auto doc = nlohmann::json::parse(*bytes, nullptr, false);
     try {
-        if (!in || !doc.is_object()) throw std::runtime_error("cannot read it as JSON");
+        if (!doc.is_object() || !doc.contains("hello")) throw std::runtime_error("it is not a lab's description");
         described out;
         out.hello = doc.at("hello").get<hello_event>();
         if (doc.contains("sandbox")) out.sandbox = doc.at("sandbox").get<sandbox_event>();
         if (out.hello.lab != s.opt.lab) throw std::runtime_error("it describes " + out.hello.lab);
         if (out.hello.backend != backend) throw std::runtime_error("it describes the " + out.hello.backend + " worker");
+        // The course's list of the lab's parts, which no file can shorten.
+        std::vector<std::string> ids;
+        for (const auto& p : out.hello.parts) ids.push_back(p.id);
+        const auto lab_ids = part_ids(known_lab(s.opt.lab));
+        if (ids != lab_ids) throw std::runtime_error("it lists parts " + join(ids) + ", not the lab's " + join(lab_ids));
         return out;
+    } catch (const nlohmann::json::exception& e) {
+        why_not = std::string("it is not a lab's description: ") + e.what();
     } catch (const std::exception& e) {
         why_not = e.what();
-        return std::nullopt;
     }
+    return std::nullopt;
 }
 
 // What the worker of `backend` tells, or --described instead when it applies

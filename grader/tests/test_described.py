@@ -3,13 +3,15 @@ supervisor/worker_choice.hpp), by each lab's template worker, whose student is t
 
 - honest: a grade of the lab's solution that reads the description gives the report of a
   grade that asked its own worker (parts, device, notes, checks, score), and says "class";
-- not this grade's (another lab's, the other backend's, garbage, missing): the grade asks
-  its own worker, says why, and gives the same report;
+- not this grade's (another lab's, the other backend's, garbage, missing, fewer parts than
+  the lab has, bytes other than those the batch pinned): the grade asks its own worker,
+  says why, and gives the same report;
 - bad requests: an unknown lab, a worker that cannot start, a worker of another lab exit 2
   with the reason, and write nothing.
 
     python3 grader/tests/test_described.py BUILD_DIR
 """
+import hashlib
 import json
 import os
 import shutil
@@ -28,11 +30,18 @@ LABS = ("lab1", "lab2", "lab3", "lab4", "lab5")
 UNTIMED = ("seconds", "started_at", "described")
 
 
-def grade(lab, out, described=None):
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
+def grade(lab, out, described=None, pin=None):
     cmd = [os.path.join(BUILD, "bin", "grader"), lab, "--emulate", "--seed", "3", "--json", out,
            "--worker-dir", os.path.join(BUILD, "selfcheck", "solution"), "--no-color"]
     if described:
         cmd += ["--described", described]
+    if pin:
+        cmd += ["--described-sha256", pin]
     run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     with open(out) as f:
         return json.load(f), run.stderr
@@ -74,7 +83,8 @@ class Described(unittest.TestCase):
     def test_every_lab_reads_it_and_grades_as_if_it_had_asked(self):
         for lab in LABS:
             with self.subTest(lab=lab):
-                mine, said = grade(lab, os.path.join(self.tmp, f"{lab}-class.json"), self.files[lab])
+                mine, said = grade(lab, os.path.join(self.tmp, f"{lab}-class.json"), self.files[lab],
+                                   sha256(self.files[lab]))
                 self.assertIn("the lab as described for the class, in " + self.files[lab], said)
                 self.assertEqual(mine["described"], "class")
                 self.assertGreater(mine["score"], 0)
@@ -92,12 +102,30 @@ class Described(unittest.TestCase):
         with open(garbage, "w") as f:
             f.write('{"hello": [1, 2')
         missing = os.path.join(self.tmp, "missing.json")
-        for path, why in ((self.files["lab4"], "it describes lab4"),
-                          (gpu_file, "it describes the gpu worker"),
-                          (garbage, "cannot read it as JSON"),
-                          (missing, "cannot read it as JSON")):
+        # A forged file that would grade part A alone, as if the lab had no other part.
+        with open(self.files["lab3"]) as f:
+            short = json.load(f)
+        short["hello"]["parts"] = short["hello"]["parts"][:1]
+        short_file = os.path.join(self.tmp, "short.json")
+        with open(short_file, "w") as f:
+            json.dump(short, f)
+        # The class's own file, written over after the batch pinned its bytes.
+        over = os.path.join(self.tmp, "over.json")
+        shutil.copy(self.files["lab3"], over)
+        pin = sha256(over)
+        with open(over, "a") as f:
+            f.write(" ")
+        for path, pinned, why in ((self.files["lab4"], None, "it describes lab4"),
+                                  (gpu_file, None, "it describes the gpu worker"),
+                                  (garbage, None, "it is not a lab's description"),
+                                  (missing, None, f"cannot read {missing}"),
+                                  (short_file, None, "it lists parts A, not the lab's A,B,C"),
+                                  (over, pin, f"{over} has changed since the batch wrote it")):
             with self.subTest(path=path):
-                mine, said = grade("lab3", os.path.join(self.tmp, "other.json"), path)
+                out = os.path.join(self.tmp, "other.json")
+                if os.path.exists(out):
+                    os.remove(out)
+                mine, said = grade("lab3", out, path, pinned)
                 self.assertIn(f"the lab's description {path} not read ({why}): asking the worker", said)
                 self.assertEqual(mine["described"], f"asked: {path}: {why}")
                 self.assert_same_report(mine, self.asked_grade("lab3"))

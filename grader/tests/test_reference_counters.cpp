@@ -65,7 +65,7 @@ reference_counters lab3_file(const scratch_file& worker) {
 std::string load(const reference_counters& file, const std::string& lab, const counters_request& drawn,
                  reference_counters& out) {
     const scratch_file saved("cache.json", nlohmann::json(file).dump());
-    return load_reference_counters(saved.path, lab, drawn, {part_of("A", "reduction")}, out);
+    return load_reference_counters(saved.path, "", lab, drawn, {part_of("A", "reduction")}, out);
 }
 
 }  // namespace
@@ -125,12 +125,20 @@ TEST_CASE("a file that cannot stand in says why, and the grade counts the refere
     }
     SUBCASE("not a file of reference counters") {
         const scratch_file junk("junk.json", "{\"lab\": \"lab3\"}");
-        const std::string why = load_reference_counters(junk.path, "lab3", drawn, {part_of("A", "reduction")}, out);
+        const std::string why = load_reference_counters(junk.path, "", "lab3", drawn, {part_of("A", "reduction")}, out);
         CHECK(why.rfind(junk.path + " is not a file of reference counters: ", 0) == 0);
     }
     SUBCASE("no file") {
-        CHECK(load_reference_counters("/nonexistent/reference_counters.json", "lab3", drawn, {part_of("A", "reduction")},
-                                      out) == "cannot read /nonexistent/reference_counters.json");
+        CHECK(load_reference_counters("/nonexistent/reference_counters.json", "", "lab3", drawn,
+                                      {part_of("A", "reduction")}, out) == "cannot read /nonexistent/reference_counters.json");
+    }
+    SUBCASE("bytes other than those the batch wrote: someone wrote over it since") {
+        const scratch_file saved("cache.json", nlohmann::json(lab3_file(worker)).dump());
+        const std::string pin = sha256_file(saved.path);
+        CHECK(load_reference_counters(saved.path, pin, "lab3", drawn, {part_of("A", "reduction")}, out) == "");
+        std::ofstream(saved.path, std::ios::app) << " ";
+        CHECK(load_reference_counters(saved.path, pin, "lab3", drawn, {part_of("A", "reduction")}, out) ==
+              saved.path + " has changed since the batch wrote it");
     }
 }
 

@@ -15,6 +15,7 @@ Exits 77 (ctest: skipped) with the reason on stdout where Slurm cannot run.
 """
 import csv
 import io
+import hashlib
 import json
 import os
 import shutil
@@ -145,7 +146,10 @@ class SlurmMatchesLocal(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(run, "scratch")))  # the merge removed its own run's builds
         # The array's grades read the class's reference counters, named by an absolute path
         # in the manifest: the tasks run in folders of their own.
-        self.assertTrue(os.path.isabs(manifest["reference_counters"]))
+        path, sha256 = manifest["reference_counters"]  # and the bytes each grade checks it still holds
+        self.assertTrue(os.path.isabs(path))
+        with open(path, "rb") as f:
+            self.assertEqual(hashlib.sha256(f.read()).hexdigest(), sha256)
         graded = [read_json(os.path.join(self.slurm, name, "report.json")) for name in sorted(os.listdir(self.slurm))
                   if os.path.exists(os.path.join(self.slurm, name, "report.json"))]
         graded = [r for r in graded if r["parts"]]
