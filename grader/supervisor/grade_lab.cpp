@@ -88,7 +88,12 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
         // Racecheck too, on the GPU (it holds it shared): `racecheck` is what the grading waited
         // for it after the correctness cases.
         early_race_run early_races(s);
-        correctness_phase(s, results, [&](const std::string& id) { early_races.part_not_correct(id); });
+        // And the timing worker, which waits for the timing phase's "go" (phases.hpp).
+        early_timing_run early_timing(s);
+        correctness_phase(s, results, [&](const std::string& id) {
+            early_races.part_not_correct(id);
+            early_timing.part_not_correct(id);
+        });
         lap("correctness");
         race_results races;
         if (s.gpu()) {
@@ -101,7 +106,7 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
                 take_emulated_technique_run(s, std::move(run), results);
             }
             lap("emulator_wait");
-            timing_phase(s, results);
+            timing_phase(s, results, &early_timing);
             lap("timing");
         } else {
             r.reference_counters = s.reference_counters;

@@ -35,7 +35,7 @@ int main(int argc, char** argv) {
     CLI::App app{"Checks the grader's verdict on one lab."};
     std::string grader, worker_dir, lab, backend = "gpu", expect = "pass", out, policy, status;
     std::vector<std::string> messages;
-    std::vector<std::string> env, extra, checks, part_status;
+    std::vector<std::string> env, extra, checks, part_status, timed_status;
     app.add_option("--grader", grader)->required();
     app.add_option("--worker-dir", worker_dir)->required();
     app.add_option("--lab", lab)->required();
@@ -51,6 +51,7 @@ int main(int argc, char** argv) {
     app.add_option("--expect-check", checks,
                    "PART:CHECK=STATUS, e.g. B:sanitize=failed; CHECK=STATUS for a check of the whole lab");
     app.add_option("--expect-part", part_status, "PART=STATUS: one part's correctness, e.g. B=failed");
+    app.add_option("--expect-timed", timed_status, "PART=STATUS: one part's timing, e.g. C=not_measured");
     app.add_option("--out", out, "Prefix of the report files")->required();
     CLI11_PARSE(app, argc, argv);
 
@@ -113,13 +114,17 @@ int main(int argc, char** argv) {
         for (const auto& c : part["checks"])
             if (c["status"] == "failed") all_failures += c["detail"].get<std::string>() + "\n";
     }
-    for (const auto& spec : part_status) {
-        const auto eq = spec.find('=');
-        std::string got = "missing";
-        for (const auto& p : result["parts"])
-            if (p["id"] == spec.substr(0, eq)) got = p["correctness"]["status"];
-        if (got != spec.substr(eq + 1)) ok = fail("part " + spec.substr(0, eq) + " is " + got);
-    }
+    const auto expect_status = [&](const std::vector<std::string>& specs, const char* phase) {
+        for (const auto& spec : specs) {
+            const auto eq = spec.find('=');
+            std::string got = "missing";
+            for (const auto& p : result["parts"])
+                if (p["id"] == spec.substr(0, eq)) got = p[phase]["status"];
+            if (got != spec.substr(eq + 1)) ok = fail("part " + spec.substr(0, eq) + " " + phase + " is " + got);
+        }
+    };
+    expect_status(part_status, "correctness");
+    expect_status(timed_status, "timing");
     for (const auto& spec : checks) {
         const auto colon = spec.find(':'), eq = spec.find('=');
         const std::string part = spec.substr(0, colon), name = spec.substr(colon + 1, eq - colon - 1),
