@@ -73,8 +73,8 @@ struct run_dropped {};
 timing_measured measure(const session& s, const std::vector<std::string>& which, int rounds, int pass,
                         const gpu_lock& lock, const std::function<bool()>& before_go = {},
                         const std::atomic<bool>* stop = nullptr) {
-    s.say(fmt::format("performance: {} round(s) for part(s) {}", rounds, join(which, ", ")));
     timing_measured got;
+    bool said = false;
     gpu_turn turn(lock, gpu_turn::phase::timing);
     worker_limits limits = timeouts(s.pol.timing_timeout_seconds, 3600);
     limits.stop = stop;
@@ -107,7 +107,11 @@ timing_measured measure(const session& s, const std::vector<std::string>& which,
             got.failed[id] = "timing failed: the worker " + run.describe_end();
         },
         {}, [&](const nlohmann::json& ev) {
-            if (before_go && is_event<timing_ready_event>(ev) && !before_go()) return std::string();
+            if (!is_event<timing_ready_event>(ev)) return turn.answer(ev);
+            if (before_go && !before_go()) return std::string();
+            // Said once the worker is ready: an early one's wait is not the student's to see.
+            if (!said) s.say(fmt::format("performance: {} round(s) for part(s) {}", rounds, join(which, ", ")));
+            said = true;
             return turn.answer(ev);
         });
     turn.finish();
