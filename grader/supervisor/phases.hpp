@@ -19,9 +19,11 @@ namespace course {
 // The phases of grading a lab, in order; each fills the parts' results by id.
 
 // Every part's correctness cases, on the session's backend, with the hint of a failure;
-// `not_correct`, if given, is told each part that fails as soon as it is known.
+// `not_correct`, if given, is told each part that fails as soon as it is known; `going`,
+// once the first worker is told "go".
 void correctness_phase(const session& s, std::map<std::string, part_result>& results,
-                       const std::function<void(const std::string& part)>& not_correct = {});
+                       const std::function<void(const std::string& part)>& not_correct = {},
+                       const std::function<void()>& going = {});
 
 // GPU: what timing runs measured, by part id.
 struct timing_measured {
