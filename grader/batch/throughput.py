@@ -24,7 +24,9 @@ def figures(submissions, elapsed_s, builds=0, build_s=0.0, graded=0, grade_span_
     """The figures as a dict; a rate that cannot be worked out (nothing processed, nothing
     graded) is None."""
     have_span = bool(graded) and grade_span_s is not None
-    return {
+    # Rounded as batch_stats.json stores them, so that what a batch prints is what it stores
+    # (80.7499 would print 80.7 and be stored as 80.750, which prints 80.8).
+    return _rounded({
         "submissions": submissions,
         "elapsed_s": elapsed_s,
         "per_minute": per_minute(submissions, elapsed_s) if submissions else None,
@@ -33,12 +35,16 @@ def figures(submissions, elapsed_s, builds=0, build_s=0.0, graded=0, grade_span_
         "graded": graded,
         "grade_span_s": grade_span_s if have_span else None,
         "per_minute_once_built": per_minute(graded, grade_span_s) if have_span else None,
-    }
+    })
+
+
+def _rounded(stats):
+    return {k: round(v, 3) if isinstance(v, float) else v for k, v in stats.items()}
 
 
 def write(out_dir, stats):
     """RESULTS/batch_stats.json (times to the millisecond), through a temporary file and a rename."""
-    stats = {k: round(v, 3) if isinstance(v, float) else v for k, v in stats.items()}
+    stats = _rounded(stats)
     tmp = os.path.join(out_dir, "." + names.STATS + ".tmp")
     with open(tmp, "w") as f:
         json.dump(stats, f, indent=2)

@@ -174,6 +174,15 @@ class SlurmAccount(unittest.TestCase):
         finally:
             shutil.rmtree(tmp)
 
+    def test_figures_print_as_they_are_stored(self):
+        from grader.batch import throughput
+        # 15 in 11.14555 s is 80.7496 a minute, which would print as 80.7 but be stored as
+        # 80.750, which prints as 80.8: stored (to 3 places) and printed (to 1) alike.
+        fig = throughput.figures(15, 11.14555, 10, 11.6, 9, 9.0)
+        self.assertEqual(fig["per_minute"], 80.75)
+        self.assertEqual(f"{fig['per_minute']:.1f}", "80.8")
+        self.assertEqual(fig["per_minute_once_built"], 60.0)
+
     def test_merge_figures(self):
         tmp = tempfile.mkdtemp()
         try:
