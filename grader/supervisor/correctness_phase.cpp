@@ -124,8 +124,7 @@ correctness_status status_of(const part_correctness_event& e) {
 }  // namespace
 
 void correctness_phase(const session& s, std::map<std::string, part_result>& results,
-                       const std::function<void(const std::string& part)>& not_correct,
-                       const std::function<void()>& going) {
+                       const std::function<void(const std::string& part)>& not_correct) {
     const auto failed = [&](const std::string& id) {
         if (not_correct) not_correct(id);
     };
@@ -147,7 +146,6 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
     }
     // Each worker makes its inputs holding nothing, then runs its cases with the GPU shared.
     gpu_turn turn(s.lock(), gpu_turn::phase::correctness);
-    bool going_told = false;
 
     run_parts(
         s, ids, timeouts(s.pol.case_timeout_seconds, 3600),
@@ -202,14 +200,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
             for (const auto& r : records[id])
                 if (!r.ok) ++c.failed;
         },
-        [&](const nlohmann::json& ev) {
-            std::string answer = turn.answer(ev);
-            if (answer == "go\n" && going && !going_told) {
-                going();
-                going_told = true;
-            }
-            return answer;
-        });
+        [&](const nlohmann::json& ev) { return turn.answer(ev); });
     turn.finish();
     s.gpu_seconds.shared += turn.seconds_held();
 

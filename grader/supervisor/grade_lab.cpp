@@ -2,7 +2,6 @@
 
 #include <ctime>
 #include <map>
-#include <optional>
 
 #include <fmt/format.h>
 
@@ -89,16 +88,7 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
         // Racecheck too, on the GPU (it holds it shared): `racecheck` is what the grading waited
         // for it after the correctness cases.
         early_race_run early_races(s);
-        // And the timing worker, which waits for the timing phase's "go" (phases.hpp), once
-        // the correctness worker has its CUDA context: not three contexts made at once.
-        std::optional<early_timing_run> early_timing;
-        correctness_phase(
-            s, results,
-            [&](const std::string& id) {
-                early_races.part_not_correct(id);
-                if (early_timing) early_timing->part_not_correct(id);
-            },
-            [&] { early_timing.emplace(s); });
+        correctness_phase(s, results, [&](const std::string& id) { early_races.part_not_correct(id); });
         lap("correctness");
         race_results races;
         if (s.gpu()) {
@@ -111,7 +101,7 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
                 take_emulated_technique_run(s, std::move(run), results);
             }
             lap("emulator_wait");
-            timing_phase(s, results, early_timing ? &*early_timing : nullptr);
+            timing_phase(s, results);
             lap("timing");
         } else {
             r.reference_counters = s.reference_counters;

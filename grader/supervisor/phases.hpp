@@ -1,17 +1,12 @@
 #pragma once
 #include <atomic>
-#include <condition_variable>
 #include <functional>
 #include <future>
 #include <map>
-#include <mutex>
 #include <string>
 #include <vector>
 
-#include <nlohmann/json.hpp>
-
 #include "core/result.hpp"
-#include "core/timing_analysis.hpp"
 #include "supervisor/session.hpp"
 
 namespace course {
@@ -19,63 +14,13 @@ namespace course {
 // The phases of grading a lab, in order; each fills the parts' results by id.
 
 // Every part's correctness cases, on the session's backend, with the hint of a failure;
-// `not_correct`, if given, is told each part that fails as soon as it is known; `going`,
-// once the first worker is told "go".
+// `not_correct`, if given, is told each part that fails as soon as it is known.
 void correctness_phase(const session& s, std::map<std::string, part_result>& results,
-                       const std::function<void(const std::string& part)>& not_correct = {},
-                       const std::function<void()>& going = {});
-
-// GPU: what timing runs measured, by part id.
-struct timing_measured {
-    std::map<std::string, timing_samples> samples;
-    std::map<std::string, std::string> recheck;  // timing_event::recheck
-    std::map<std::string, std::string> failed;   // the reason a part's timing failed
-    nlohmann::json benchmark;                    // Google Benchmark's reports, in the order they ran
-    double held = 0;                             // seconds the GPU was held alone
-};
-
-// GPU: a timing worker for every part, started beside the correctness cases: its start (a
-// process, the sandbox, a CUDA context, a few hundred milliseconds with other graders'
-// contexts queueing in the driver) is then off the grading's path. It holds nothing and
-// runs none of the student's code until the timing phase lets it go (use()): only then is the
-// GPU taken alone and "go" answered, once the correctness cases, racecheck and the
-// emulator's run are over, as a worker started then would be. Like early_race_run, it is
-// used only when every part turned out correct, and stopped as soon as one is not (the
-// timing phase then starts a worker for the correct ones).
-class early_timing_run {
-public:
-    explicit early_timing_run(const session& s);  // starts nothing off a GPU
-    ~early_timing_run();                           // stops it, if still running
-    early_timing_run(const early_timing_run&) = delete;
-    early_timing_run& operator=(const early_timing_run&) = delete;
-
-    bool running() const { return result_.valid(); }
-    const std::vector<std::string>& parts() const { return parts_; }
-    // Lets it go and waits for it; adds its lock wait to the session's.
-    timing_measured use();
-    // Kills its run (before its "go": no code of the student's ran) and drops it.
-    void stop();
-    // From any thread: part `id` is not correct, so this run is not wanted.
-    void part_not_correct(const std::string& id);
-
-private:
-    bool wait_for_use();  // in its thread, at its worker's timing_ready: true to go on
-
-    const session& s_;
-    std::vector<std::string> parts_;
-    std::atomic<bool> stop_{false};
-    std::mutex m_;
-    std::condition_variable decided_;
-    enum class gate { waiting, go, dropped } gate_ = gate::waiting;
-    double waited_ = 0;
-    std::future<timing_measured> result_;
-};
+                       const std::function<void(const std::string& part)>& not_correct = {});
 
 // GPU: the correct parts timed against the naive baseline and the reference, measured
-// again when the verdict is too close to call; writes --benchmark-out. `early`, if given,
-// is used when it times exactly the correct parts, and stopped otherwise.
-void timing_phase(const session& s, std::map<std::string, part_result>& results,
-                  early_timing_run* early = nullptr);
+// again when the verdict is too close to call; writes --benchmark-out.
+void timing_phase(const session& s, std::map<std::string, part_result>& results);
 
 // GPU: the same parts' correctness cases on the CPU emulator, for its counters and
 // hazards, which the technique checks read on both backends (emulator_verdict says how the
