@@ -9,6 +9,8 @@
 //            buffers made, poisoned, uploaded from pageable memory, run, read back and
 //            freed, and the "random, changed" case at the largest sizes;
 //   pinned:  the same, with the inputs page-locked (cudaHostRegister) before "go";
+//   device:  the same cases as the GPU worker runs them now: each input made on the device
+//            by the input kernel, with its sums (worker/input_maker.hpp);
 //   lean:    the same cases as a worker could run them instead (lean_case below): one
 //            synchronisation a case, no allocation and no upload from the host;
 //   upload:  only the uploads, into a buffer made beforehand;
@@ -218,14 +220,15 @@ bench::child_result run_kind(const std::string& what, const std::string& lab, st
 
     const double start = bench::monotonic_seconds();
     for (const auto& c : w.cases) {
-        if ((what == "worker" || what == "pinned") && c.changed) {
+        const bool on_device = what == "device";
+        if ((what == "worker" || what == "pinned" || on_device) && c.changed) {
             course::reduction_fixture f(c.n, c.part->shape.scratch_elems(c.n), 1);
-            f.use(c.kind, seed, inputs);
+            f.use(c.kind, seed, inputs, on_device);
             (void)f.check(*c.part, w.tolerance_c);
             f.perturb(course::run_seed(course::reduction_case_seed(seed, c.kind, c.n), 0), w.tolerance_c);
             (void)f.check(*c.part, w.tolerance_c);
-        } else if (what == "worker" || what == "pinned") {
-            (void)course::run_reduction_case(*c.part, c.kind, c.n, seed, w.tolerance_c, inputs);
+        } else if (what == "worker" || what == "pinned" || on_device) {
+            (void)course::run_reduction_case(*c.part, c.kind, c.n, seed, w.tolerance_c, inputs, on_device);
         } else if (what == "lean") {
             const auto& values = host_of(c);
             course::component_sums sums = inputs.sums(c.kind, course::reduction_case_seed(seed, c.kind, c.n), c.n, 1);
@@ -314,7 +317,7 @@ std::string device_name() {  // in a child: this process never makes a context
 int main(int argc, char** argv) {
     CLI::App app{"How graders sharing one GPU as separate processes slow each other down (GPU only)."};
     std::vector<int> ks{1, 4, 8, 16};
-    const std::vector<std::string> every_kind{"worker", "pinned", "lean", "upload", "alloc", "kernels", "context"};
+    const std::vector<std::string> every_kind{"worker", "pinned", "device", "lean", "upload", "alloc", "kernels", "context"};
     std::vector<std::string> kinds = every_kind;
     std::string out_file, lab = "lab3";
     int rounds = 3;
