@@ -14,6 +14,7 @@ import hashlib
 import json
 import os
 import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -32,6 +33,25 @@ from grader.batch.build_recipe import BuildResult, Recipe, RecipeError
 def file_sha256(path):
     with open(path, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()
+
+
+def said_sha256(said):
+    """The SHA-256 that `grader --count-references` or `--describe-lab` printed of the bytes
+    it wrote (its last line of 64 hex digits), or None: the batch pins the file by what the
+    grader wrote, never by reading back what may have been written over since."""
+    for line in reversed(said.splitlines()):
+        if re.fullmatch(r"[0-9a-f]{64}", line.strip()):
+            return line.strip()
+    return None
+
+
+def pinned_file(value):
+    """A (path, sha256) pair from a manifest's JSON, or None for anything else (an older
+    run's plain path, say): a file not pinned is not handed to the grades."""
+    if (isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, str) for v in value)
+            and re.fullmatch(r"[0-9a-f]{64}", value[1])):
+        return value[0], value[1]
+    return None
 
 
 class SubmissionGrader:
@@ -266,9 +286,14 @@ def count_references(recipe, lab, out, policy=None, quiet=False, seconds=600.0):
         print("grade batch: the references' counters were not counted once for the class, so every grade counts "
               "them itself: " + said[-600:], file=sys.stderr)
         return None
+    sha = said_sha256(said)
+    if sha is None:
+        print("grade batch: the references' counters were counted, but the grader did not say the SHA-256 of what "
+              "it wrote, so every grade counts them itself: " + said[-600:], file=sys.stderr)
+        return None
     if not quiet:
         print(f"grade batch: the references' counters counted once for the class: {path}", file=sys.stderr)
-    return path, file_sha256(path)
+    return path, sha
 
 
 def describe_lab(grader, lab, worker, folder, gpu=None, seconds=120.0):
@@ -295,11 +320,13 @@ def describe_lab(grader, lab, worker, folder, gpu=None, seconds=120.0):
         code, said = None, f"the grader could not be run: {e}"
     except children.Stopped:
         return None
-    if code != 0:
+    sha = said_sha256(said) if code == 0 else None
+    if sha is None:
+        why = said[-600:] if code != 0 else "the grader did not say the SHA-256 of what it wrote: " + said[-600:]
         print(f"grade batch: the lab was not described once{'' if gpu is None else ' for GPU ' + str(gpu)}, so every "
-              "grade asks its own worker: " + said[-600:], file=sys.stderr)
+              "grade asks its own worker: " + why, file=sys.stderr)
         return None
-    return path, file_sha256(path)
+    return path, sha
 
 
 def grade_alone(build_dir, lab, submission_dir, out, policy=None, compile_timeout=600.0, seconds=2400.0):

@@ -9,6 +9,7 @@ The job script written by slurm_submit.py runs it; it is not meant to be run by 
 except to grade a shard again while debugging.
 """
 import os
+import shutil
 import signal
 import socket
 import sys
@@ -67,10 +68,12 @@ def main(argv=None):
     grader = grade_one.SubmissionGrader(out, manifest["lab"], manifest["grader"], manifest["backend"],
                                         manifest.get("policy"), manifest["grade_timeout"],
                                         progress=Progress(len(todo)))
-    grader.reference_counters = manifest.get("reference_counters")
+    grader.reference_counters = grade_one.pinned_file(manifest.get("reference_counters"))
     # Described on this node, for its GPUs (start_graders), in the task's own folder.
     grader.template_worker = manifest.get("template_worker")
-    grader.describe_dir = os.path.join(os.environ.get("TMPDIR", tempfile.gettempdir()), f"grade-batch-{task_id}.described")
+    # A folder of its own, made afresh (mkdtemp: a name no one could have guessed or made first).
+    grader.describe_dir = tempfile.mkdtemp(prefix=f"grade-batch-{task_id}.", suffix=".described",
+                                           dir=os.environ.get("TMPDIR") or None)
     # Slurm ends a task with SIGTERM (then SIGKILL): what is being graded then is
     # unfinished, not crashed; it gets no row.json and the merge asks Slurm why.
     signal.signal(signal.SIGTERM, lambda *_: children.stop())
@@ -80,6 +83,7 @@ def main(argv=None):
         grader.file_sha256[e["name"]] = e.get("sha256", "")  # its row names the file intake took
         work.put((sub, grade_one.built_from_json(e["built"])))
     grade_one.finish_graders(work, threads)
+    shutil.rmtree(grader.describe_dir, ignore_errors=True)
     shard.write_json(os.path.join(run_dir, f"task-{index}.json"),
                      {"task": task_id, "host": socket.gethostname(), "start": start, "end": time.time(),
                       "graded": grader.stats["graded"], "threads": len(threads),

@@ -1,9 +1,13 @@
 #include "core/sha256.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <array>
+#include <cerrno>
 #include <cstdint>
-#include <fstream>
-#include <iterator>
+#include <cstring>
 #include <optional>
 
 namespace course {
@@ -80,25 +84,61 @@ std::string sha256_hex(const std::string& bytes) {
 
 namespace {
 
-std::optional<std::string> read_bytes(const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (in.bad()) return std::nullopt;
+// A regular file's bytes, through one descriptor, never throwing: a directory, a device
+// (/dev/zero would never end), a FIFO (whose open would wait for a writer: O_NONBLOCK), a
+// file past `max_bytes` or, unless `follow`, a symbolic link gives nullopt and why.
+std::optional<std::string> read_bytes(const std::string& path, bool follow, std::uint64_t max_bytes, std::string& why) {
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | (follow ? 0 : O_NOFOLLOW));
+    if (fd < 0) {
+        why = std::strerror(errno);
+        return std::nullopt;
+    }
+    struct stat st {};
+    std::optional<std::string> bytes;
+    if (::fstat(fd, &st) != 0) {
+        why = std::strerror(errno);
+    } else if (!S_ISREG(st.st_mode)) {
+        why = "not a regular file";
+    } else if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
+        why = "larger than " + std::to_string(max_bytes >> 20) + " MiB";
+    } else {
+        std::string got;
+        char buf[1 << 16];
+        for (;;) {
+            const ssize_t n = ::read(fd, buf, sizeof buf);
+            if (n < 0 && errno == EINTR) continue;
+            if (n < 0) {
+                why = std::strerror(errno);
+                break;
+            }
+            if (n == 0) {
+                bytes = std::move(got);
+                break;
+            }
+            got.append(buf, static_cast<std::size_t>(n));
+            if (got.size() > max_bytes) {  // it grew while being read
+                why = "larger than " + std::to_string(max_bytes >> 20) + " MiB";
+                break;
+            }
+        }
+    }
+    ::close(fd);
     return bytes;
 }
 
 }  // namespace
 
 std::string sha256_file(const std::string& path) {
-    const auto bytes = read_bytes(path);
+    std::string why;
+    const auto bytes = read_bytes(path, true, UINT64_MAX, why);
     return bytes ? sha256_hex(*bytes) : "";
 }
 
 std::optional<std::string> read_pinned(const std::string& path, const std::string& sha256, std::string& why) {
-    auto bytes = read_bytes(path);
+    std::string how;
+    auto bytes = read_bytes(path, false, max_pinned_bytes, how);
     if (!bytes) {
-        why = "cannot read " + path;
+        why = "cannot read " + path + ": " + how;
         return std::nullopt;
     }
     if (!sha256.empty() && sha256_hex(*bytes) != sha256) {

@@ -1,4 +1,5 @@
 #pragma once
+#include <cstdint>
 #include <optional>
 #include <string>
 
@@ -9,12 +10,16 @@ namespace course {
 // course writes its own rather than add a crypto library for 60 lines.
 std::string sha256_hex(const std::string& bytes);
 
-// The SHA-256 of a file's bytes, or "" when it cannot be read.
+// The most bytes read_pinned reads: a batch's files are far smaller.
+inline constexpr std::uint64_t max_pinned_bytes = 64ull << 20;
+
+// The SHA-256 of a regular file's bytes, or "" when it cannot be read.
 std::string sha256_file(const std::string& path);
 
 // The bytes of `path`, read once, when they are those `sha256` names ("" names any): a
 // file the batch wrote for its grades, which must not read what someone wrote over it
-// since. Otherwise nullopt, with why not in `why`.
+// since. Otherwise nullopt, with why not in `why`; never throws, and never waits: a
+// symbolic link, a directory, a device or a FIFO put in its place is refused.
 std::optional<std::string> read_pinned(const std::string& path, const std::string& sha256, std::string& why);
 
 }  // namespace course

@@ -5,6 +5,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -14,6 +16,7 @@
 #include "core/grading_plan.hpp"
 #include "core/policy.hpp"
 #include "core/report.hpp"
+#include "core/sha256.hpp"
 #include "supervisor/grade_lab.hpp"
 #include "supervisor/known_labs.hpp"
 #include "supervisor/reference_counters.hpp"
@@ -87,7 +90,11 @@ int main(int argc, char** argv) {
                                          course::known_labs_text());
             const course::policy pol = course::load_policy(argc == 6 ? argv[5] : "");
             const auto counted = course::count_reference_counters(argv[2], pol, argv[3]);
-            course::write_file_atomic(argv[4], nlohmann::json(counted).dump() + "\n");
+            const std::string text = nlohmann::json(counted).dump() + "\n";
+            course::write_file_atomic(argv[4], text);
+            // The SHA-256 of the bytes written, the one line on stdout: the batch pins the file
+            // by it (--reference-counters-sha256) without reading back what may have changed.
+            std::cout << course::sha256_hex(text) << "\n";
         } catch (const std::exception& e) {
             std::cerr << "grader: --count-references: " << e.what() << "\n";
             return 2;
@@ -101,7 +108,7 @@ int main(int argc, char** argv) {
             if (!course::is_known_lab(argv[2]))
                 throw std::runtime_error(std::string("unknown lab '") + argv[2] + "'; the labs are " +
                                          course::known_labs_text());
-            course::write_lab_description(argv[2], argv[3], argv[4]);
+            std::cout << course::sha256_hex(course::write_lab_description(argv[2], argv[3], argv[4])) << "\n";
         } catch (const std::exception& e) {
             std::cerr << "grader: --describe-lab: " << e.what() << "\n";
             return 2;
@@ -142,14 +149,26 @@ int main(int argc, char** argv) {
                    "A lock file that graders sharing this GPU all name: timing waits until it has the GPU alone");
     auto* counters_opt = app.add_option("--reference-counters", opt_reference_counters,
                    "A class's counters of the references (grader --count-references): read, not counted here");
-    app.add_option("--reference-counters-sha256", opt_reference_counters_sha256,
+    // A pin that could be left empty or mistyped would pin nothing: 64 hex digits or no grade.
+    const auto sha256_digits = CLI::Validator(
+        [](std::string& hex) {
+            std::transform(hex.begin(), hex.end(), hex.begin(), [](unsigned char c) { return std::tolower(c); });
+            const bool ok = hex.size() == 64 && hex.find_first_not_of("0123456789abcdef") == std::string::npos;
+            return ok ? std::string() : std::string("not a SHA-256 (64 hex digits): '") + hex + "'";
+        },
+        "SHA256");
+    auto* counters_sha_opt = app.add_option("--reference-counters-sha256", opt_reference_counters_sha256,
                    "The SHA-256 of the --reference-counters file's bytes: a file that differs is not read")
+        ->check(sha256_digits)
         ->needs(counters_opt);
+    counters_opt->needs(counters_sha_opt);
     auto* described_opt = app.add_option("--described", opt_described,
                    "The lab as its template worker described it for a class (grader --describe-lab): read, not asked here");
-    app.add_option("--described-sha256", opt_described_sha256,
+    auto* described_sha_opt = app.add_option("--described-sha256", opt_described_sha256,
                    "The SHA-256 of the --described file's bytes: a file that differs is not read")
+        ->check(sha256_digits)
         ->needs(described_opt);
+    described_opt->needs(described_sha_opt);
     app.add_flag("--show-output", show_output,
                  "Show what your kernels print (printf) in the correctness runs: the first 200 lines of each part");
     app.add_flag("--quiet", quiet, "No progress lines on stderr");

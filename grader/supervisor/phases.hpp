@@ -52,6 +52,7 @@ public:
     early_race_run& operator=(const early_race_run&) = delete;
 
     bool running() const { return result_.valid(); }
+    bool stopped() const { return stop_; }
     const std::vector<std::string>& parts() const { return parts_; }
     // Waits for it; adds its lock wait and GPU seconds to the session's.
     race_results take();

@@ -102,7 +102,10 @@ race_results race_phase(const session& s, const std::map<std::string, part_resul
             found[p.id].push_back({"races", check_status::skipped, "not checked: the kernel is not correct"});
         }
     }
-    if (early != nullptr && early->running() && early->parts() == ids_of(targets)) return early->take();
+    // A run stopped (a part found not correct, even if a later event said otherwise) has
+    // checked nothing to the end: it is never taken.
+    if (early != nullptr && early->running() && !early->stopped() && early->parts() == ids_of(targets))
+        return early->take();
     // Some part is not correct: its kernel (a fault, a hang, a flood of hazards) must not
     // decide the others' check, so they run again without it, as they would have had
     // racecheck waited for correctness.

@@ -93,12 +93,21 @@ std::pair<std::string, std::string> student_files(const grade_options& opt, cons
     return {source, object};
 }
 
-// The lab as --described says, when that file is of this lab and of the backend the grade
-// would try first; else nullopt, with the reason in `why_not`.
-std::optional<described> read_description(const session& s, const std::string& backend, std::string& why_not) {
-    const auto bytes = read_pinned(s.opt.described, s.opt.described_sha256, why_not);
-    if (!bytes) return std::nullopt;
-    const auto doc = nlohmann::json::parse(*bytes, nullptr, false);
+// The --described file's bytes, read once for the grade (read_pinned), or why not.
+struct described_file {
+    std::optional<std::string> bytes;
+    std::string why_not;
+};
+
+// The lab as the --described file's bytes say, when they are of this lab and of the backend
+// the grade would try; else nullopt, with the reason in `why_not`.
+std::optional<described> read_description(const session& s, const described_file& file, const std::string& backend,
+                                          std::string& why_not) {
+    if (!file.bytes) {
+        why_not = file.why_not;
+        return std::nullopt;
+    }
+    const auto doc = nlohmann::json::parse(*file.bytes, nullptr, false);
     try {
         if (!doc.is_object() || !doc.contains("hello")) throw std::runtime_error("it is not a lab's description");
         described out;
@@ -122,10 +131,11 @@ std::optional<described> read_description(const session& s, const std::string& b
 
 // What the worker of `backend` tells, or --described instead when it applies
 // (lab_result::described says which).
-described ask(const session& s, const std::string& worker, const std::string& backend, lab_result& r) {
+described ask(const session& s, const described_file& file, const std::string& worker, const std::string& backend,
+              lab_result& r) {
     if (!s.opt.described.empty()) {
         std::string why_not;
-        if (auto found = read_description(s, backend, why_not)) {
+        if (auto found = read_description(s, file, backend, why_not)) {
             r.described = "class";
             s.say("the lab as described for the class, in " + s.opt.described);
             return *found;
@@ -138,26 +148,30 @@ described ask(const session& s, const std::string& worker, const std::string& ba
 
 }  // namespace
 
-void write_lab_description(const std::string& lab, const std::string& worker, const std::string& out) {
+std::string write_lab_description(const std::string& lab, const std::string& worker, const std::string& out) {
     const described found = describe(worker);
     if (!found.error.empty()) throw std::runtime_error(worker + ": " + found.error);
     if (found.hello.lab != lab) throw std::runtime_error(worker + " is a worker of " + found.hello.lab + ", not " + lab);
     nlohmann::json doc{{"hello", found.hello}};
     if (found.sandbox) doc["sandbox"] = *found.sandbox;
-    write_file_atomic(out, doc.dump(1) + "\n");
+    const std::string text = doc.dump(1) + "\n";
+    write_file_atomic(out, text);
+    return text;
 }
 
 std::string choose_worker(session& s, lab_result& r) {
     const std::string gpu = worker_path(s.opt, "gpu");
     const std::string emulated = worker_path(s.opt, "emulated");
     described found;
+    described_file file;
+    if (!s.opt.described.empty()) file.bytes = read_pinned(s.opt.described, s.opt.described_sha256, file.why_not);
     std::string why_not_gpu;
     if (s.opt.force_emulate) {
         why_not_gpu = "--emulate";
     } else if (!executable(gpu)) {
         why_not_gpu = "this build has no GPU grader (no CUDA Toolkit when it was configured)";
     } else {
-        found = ask(s, gpu, "gpu", r);
+        found = ask(s, file, gpu, "gpu", r);
         if (found.error.empty()) {
             s.worker = gpu;
             s.backend = "gpu";
@@ -168,7 +182,7 @@ std::string choose_worker(session& s, lab_result& r) {
     if (s.worker.empty()) {
         if (!executable(emulated))
             return why_not_gpu + ", and the CPU emulation grader for " + s.opt.lab + " is not built";
-        found = ask(s, emulated, "emulated", r);
+        found = ask(s, file, emulated, "emulated", r);
         if (!found.error.empty()) return "the CPU emulation grader failed to start: " + found.error;
         s.worker = emulated;
         s.backend = "emulated";

@@ -19,8 +19,9 @@ std::string choose_worker(session& s, lab_result& r);
 // student is the course's stub), tells of the lab: its backend, device, parts and sandbox,
 // written to OUT for every grade of a batch to read (--described OUT) rather than each
 // starting its own worker, and on a GPU making a CUDA context, only to ask. The parts are
-// the lab's, not a submission's: the course's code lists them. Throws with the reason.
-void write_lab_description(const std::string& lab, const std::string& worker, const std::string& out);
+// the lab's, not a submission's: the course's code lists them. Returns the bytes written;
+// throws with the reason.
+std::string write_lab_description(const std::string& lab, const std::string& worker, const std::string& out);
 
 // Names the graded file in the result: its path, the hash of its bytes, and a note when
 // it is not the student's own labs/ file or is newer than the worker that grades it.

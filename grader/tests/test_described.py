@@ -35,13 +35,18 @@ def sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+# A pin for a file that is not there, or not a file.
+NO_FILE_PIN = "0" * 64
+
+
 def grade(lab, out, described=None, pin=None):
+    """Graded with `described` pinned by `pin`, by default the SHA-256 of its bytes now."""
     cmd = [os.path.join(BUILD, "bin", "grader"), lab, "--emulate", "--seed", "3", "--json", out,
            "--worker-dir", os.path.join(BUILD, "selfcheck", "solution"), "--no-color"]
     if described:
-        cmd += ["--described", described]
-    if pin:
-        cmd += ["--described-sha256", pin]
+        if pin is None:
+            pin = sha256(described) if os.path.isfile(described) else NO_FILE_PIN
+        cmd += ["--described", described, "--described-sha256", pin]
     run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     with open(out) as f:
         return json.load(f), run.stderr
@@ -57,12 +62,13 @@ class Described(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="described-test-")
         recipe = Recipe(BUILD)
-        cls.files = {}
+        cls.files, cls.said = {}, {}
         for lab in LABS:
             path = os.path.join(cls.tmp, f"{lab}.json")
             run = describe(lab, recipe.template_worker(lab, "emulated"), path)
             assert run.returncode == 0, run.stdout
             cls.files[lab] = path
+            cls.said[lab] = run.stdout
         cls.asked = {}  # lab: the grade that asked its own worker
 
     @classmethod
@@ -79,6 +85,22 @@ class Described(unittest.TestCase):
         for key in asked:
             if key not in UNTIMED:
                 self.assertEqual(mine[key], asked[key], key)
+
+    def test_it_says_the_sha256_of_what_it_wrote(self):
+        # The batch pins the file by this line, never by reading back what may have changed.
+        for lab in LABS:
+            self.assertEqual(self.said[lab], sha256(self.files[lab]) + "\n")
+
+    def test_a_file_given_unpinned_or_badly_pinned_is_refused(self):
+        for extra, why in (([], "--described requires --described-sha256"),
+                           (["--described-sha256", ""], "--described-sha256: not a SHA-256 (64 hex digits): ''"),
+                           (["--described-sha256", "ABC"], "--described-sha256: not a SHA-256 (64 hex digits): 'abc'")):
+            with self.subTest(extra=extra):
+                run = subprocess.run([os.path.join(BUILD, "bin", "grader"), "lab3", "--emulate", "--worker-dir",
+                                      os.path.join(BUILD, "selfcheck", "solution"), "--described", self.files["lab3"]]
+                                     + extra, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+                self.assertEqual(run.returncode, 2)
+                self.assertIn(why, run.stdout)
 
     def test_every_lab_reads_it_and_grades_as_if_it_had_asked(self):
         for lab in LABS:
@@ -115,12 +137,26 @@ class Described(unittest.TestCase):
         pin = sha256(over)
         with open(over, "a") as f:
             f.write(" ")
+        # What a student's code could put in the file's place: a folder, a FIFO (whose open
+        # would wait for a writer), a link to a device that never ends. None is read, and
+        # the grade neither stops nor waits.
+        folder = os.path.join(self.tmp, "folder.json")
+        os.makedirs(folder, exist_ok=True)
+        fifo = os.path.join(self.tmp, "fifo.json")
+        if not os.path.exists(fifo):
+            os.mkfifo(fifo)
+        link = os.path.join(self.tmp, "link.json")
+        if not os.path.lexists(link):
+            os.symlink("/dev/zero", link)
         for path, pinned, why in ((self.files["lab4"], None, "it describes lab4"),
                                   (gpu_file, None, "it describes the gpu worker"),
                                   (garbage, None, "it is not a lab's description"),
-                                  (missing, None, f"cannot read {missing}"),
+                                  (missing, None, f"cannot read {missing}: No such file or directory"),
                                   (short_file, None, "it lists parts A, not the lab's A,B,C"),
-                                  (over, pin, f"{over} has changed since the batch wrote it")):
+                                  (over, pin, f"{over} has changed since the batch wrote it"),
+                                  (folder, None, f"cannot read {folder}: not a regular file"),
+                                  (fifo, None, f"cannot read {fifo}: not a regular file"),
+                                  (link, None, f"cannot read {link}: Too many levels of symbolic links")):
             with self.subTest(path=path):
                 out = os.path.join(self.tmp, "other.json")
                 if os.path.exists(out):

@@ -9,6 +9,7 @@ counted by each lab's emulated template worker, whose student is the stub:
 
     python3 grader/tests/test_reference_counters.py BUILD_DIR
 """
+import hashlib
 import json
 import os
 import shutil
@@ -29,11 +30,17 @@ SEEDS = (1, 4)
 LARGE = ("n=4194311", "n=524309")
 
 
+def sha256(path):
+    with open(path, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()
+
+
 def grade(lab, seed, out, counters=None):
+    """Graded with the file `counters` pinned by the SHA-256 of its bytes now."""
     cmd = [os.path.join(BUILD, "bin", "grader"), lab, "--emulate", "--seed", str(seed), "--json", out,
            "--worker-dir", os.path.join(BUILD, "selfcheck", "solution"), "--no-color"]
     if counters:
-        cmd += ["--reference-counters", counters]
+        cmd += ["--reference-counters", counters, "--reference-counters-sha256", sha256(counters)]
     run = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     with open(out) as f:
         return json.load(f), run.stderr
@@ -49,12 +56,13 @@ class ReferenceCounters(unittest.TestCase):
     def setUpClass(cls):
         cls.tmp = tempfile.mkdtemp(prefix="reference-counters-test-")
         cls.recipe = Recipe(BUILD)
-        cls.files = {}
+        cls.files, cls.said = {}, {}
         for lab in LABS:
             path = os.path.join(cls.tmp, f"{lab}.json")
             run = count(lab, cls.recipe.templates[(lab, "emulated")]["template_worker"], path)
             assert run.returncode == 0, run.stdout
             cls.files[lab] = path
+            cls.said[lab] = run.stdout
         cls.fresh = {}  # (lab, seed): the grade that counted them itself
 
     @classmethod
@@ -74,6 +82,11 @@ class ReferenceCounters(unittest.TestCase):
             self.assertEqual(a["counters"], b["counters"], a["id"])
             self.assertEqual(a["checks"], b["checks"], a["id"])
             self.assertEqual(a["ladder"], b["ladder"], a["id"])
+
+    def test_it_says_the_sha256_of_what_it_wrote(self):
+        # The batch pins the file by this line, never by reading back what may have changed.
+        for lab in LABS:
+            self.assertEqual(self.said[lab], sha256(self.files[lab]) + "\n")
 
     def test_every_lab_reads_them_and_grades_as_if_it_had_counted(self):
         for lab in LABS:

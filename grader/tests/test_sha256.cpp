@@ -1,11 +1,15 @@
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <string>
 
 #include "core/sha256.hpp"
 
+using course::read_pinned;
 using course::sha256_file;
 using course::sha256_hex;
 
@@ -45,4 +49,51 @@ TEST_CASE("SHA-256 of a file, and of a file that cannot be read") {
     std::remove(path.c_str());
     CHECK(sha256_file(path) == "");
     CHECK(sha256_file("/nonexistent/folder/kernels.cu") == "");
+}
+
+// A batch's file, which a student's code may have replaced by something else: only a
+// regular file's bytes with the pinned hash are read, and nothing put there throws or waits.
+TEST_CASE("read_pinned reads a regular file's bytes when they are the pinned ones, and nothing else") {
+    const std::string path = "test_read_pinned.json";
+    {
+        std::ofstream out(path, std::ios::binary);
+        out << "abc";
+    }
+    const std::string abc = "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad";
+    std::string why;
+    SUBCASE("the pinned bytes") {
+        const auto bytes = read_pinned(path, abc, why);
+        REQUIRE(bytes);
+        CHECK(*bytes == "abc");
+    }
+    SUBCASE("other bytes") {
+        CHECK_FALSE(read_pinned(path, std::string(64, '0'), why));
+        CHECK(why == path + " has changed since the batch wrote it");
+    }
+    SUBCASE("a folder") {
+        const std::string folder = "test_read_pinned_folder";
+        ::mkdir(folder.c_str(), 0755);
+        CHECK_FALSE(read_pinned(folder, abc, why));
+        CHECK(why == "cannot read " + folder + ": not a regular file");
+        ::rmdir(folder.c_str());
+    }
+    SUBCASE("a FIFO, whose open would wait for a writer") {
+        const std::string fifo = "test_read_pinned_fifo";
+        std::remove(fifo.c_str());
+        REQUIRE(::mkfifo(fifo.c_str(), 0644) == 0);
+        CHECK_FALSE(read_pinned(fifo, abc, why));
+        CHECK(why == "cannot read " + fifo + ": not a regular file");
+        std::remove(fifo.c_str());
+    }
+    SUBCASE("a link, even to the pinned bytes, and a link to a device that never ends") {
+        const std::string link = "test_read_pinned_link";
+        for (const std::string target : {path, std::string("/dev/zero")}) {
+            std::remove(link.c_str());
+            REQUIRE(::symlink(target.c_str(), link.c_str()) == 0);
+            CHECK_FALSE(read_pinned(link, abc, why));
+            CHECK(why == "cannot read " + link + ": Too many levels of symbolic links");
+        }
+        std::remove(link.c_str());
+    }
+    std::remove(path.c_str());
 }

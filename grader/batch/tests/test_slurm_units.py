@@ -224,6 +224,38 @@ class GpuLocks(unittest.TestCase):
         self.assertNotIn("--gpu-lock", grader_command.command("grader", "lab3", built, True, gpu_lock="/l"))
 
 
+class PinnedFiles(unittest.TestCase):
+    SHA = "a80a87ebd5d05a396d86491a20b473e9e4f8b124c6030aeb30077a6c9eb43cea"
+
+    def test_each_file_reaches_the_grader_with_its_pin(self):
+        built = BuildResult(True, "", "/w", "/s.cu", "/s.o")
+        cmd = grader_command.command("grader", "lab3", built, True, reference_counters=("/r/counters.json", "1" * 64),
+                                     described=("/r/.described/lab3_emulated.json", self.SHA))
+        at = cmd.index("--reference-counters")
+        self.assertEqual(cmd[at:at + 4], ["--reference-counters", "/r/counters.json", "--reference-counters-sha256",
+                                          "1" * 64])
+        at = cmd.index("--described")
+        self.assertEqual(cmd[at:at + 4], ["--described", "/r/.described/lab3_emulated.json", "--described-sha256",
+                                          self.SHA])
+        # A failed build reads neither.
+        failed = grader_command.command("grader", "lab3", built, True, build_failure="/b.json",
+                                        reference_counters=("/r/counters.json", "1" * 64), described=("/d", self.SHA))
+        self.assertNotIn("--reference-counters", failed)
+        self.assertNotIn("--described", failed)
+
+    def test_the_pin_is_the_graders_own_line(self):
+        # The last line of 64 hex digits the grader printed; none, no pin (and no file read).
+        self.assertEqual(grade_one.said_sha256(f"worker note\n{self.SHA}\n"), self.SHA)
+        self.assertIsNone(grade_one.said_sha256("grader: --describe-lab: unknown lab 'lab9'\n"))
+        self.assertIsNone(grade_one.said_sha256(self.SHA[:63] + "\n"))
+
+    def test_a_manifest_pin_is_a_path_and_a_sha256(self):
+        self.assertEqual(grade_one.pinned_file(["/r/c.json", self.SHA]), ("/r/c.json", self.SHA))
+        # An older run's plain path, or anything else, is no pin: the grades count for themselves.
+        for value in ("/r/c.json", None, ["/r/c.json"], ["/r/c.json", "abc"], ["/r/c.json", 7], {"path": "/r"}):
+            self.assertIsNone(grade_one.pinned_file(value), value)
+
+
 class CommandChecks(unittest.TestCase):
     def batch(self, *argv):
         return subprocess.run([sys.executable, BATCH, "lab1", "subs", "--out", "out", *argv],
