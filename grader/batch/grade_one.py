@@ -37,12 +37,10 @@ def file_sha256(path):
 
 def said_sha256(said):
     """The SHA-256 that `grader --count-references` or `--describe-lab` printed of the bytes
-    it wrote (its last line of 64 hex digits), or None: the batch pins the file by what the
+    it wrote (its last line, 64 hex digits), or None: the batch pins the file by what the
     grader wrote, never by reading back what may have been written over since."""
-    for line in reversed(said.splitlines()):
-        if re.fullmatch(r"[0-9a-f]{64}", line.strip()):
-            return line.strip()
-    return None
+    lines = [line.strip() for line in said.splitlines() if line.strip()]
+    return lines[-1] if lines and re.fullmatch(r"[0-9a-f]{64}", lines[-1]) else None
 
 
 def pinned_file(value):

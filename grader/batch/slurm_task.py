@@ -77,13 +77,15 @@ def main(argv=None):
     # Slurm ends a task with SIGTERM (then SIGKILL): what is being graded then is
     # unfinished, not crashed; it gets no row.json and the merge asks Slurm why.
     signal.signal(signal.SIGTERM, lambda *_: children.stop())
-    work, threads = grader.start_graders(task_slots(manifest["backend"], manifest["graders_per_gpu"], task_id))
-    for e in todo:
-        sub = intake.Submission(e["name"], "", "built", e["student_id"], known_identity=e.get("identity", {}))
-        grader.file_sha256[e["name"]] = e.get("sha256", "")  # its row names the file intake took
-        work.put((sub, grade_one.built_from_json(e["built"])))
-    grade_one.finish_graders(work, threads)
-    shutil.rmtree(grader.describe_dir, ignore_errors=True)
+    try:
+        work, threads = grader.start_graders(task_slots(manifest["backend"], manifest["graders_per_gpu"], task_id))
+        for e in todo:
+            sub = intake.Submission(e["name"], "", "built", e["student_id"], known_identity=e.get("identity", {}))
+            grader.file_sha256[e["name"]] = e.get("sha256", "")  # its row names the file intake took
+            work.put((sub, grade_one.built_from_json(e["built"])))
+        grade_one.finish_graders(work, threads)
+    finally:
+        shutil.rmtree(grader.describe_dir, ignore_errors=True)
     shard.write_json(os.path.join(run_dir, f"task-{index}.json"),
                      {"task": task_id, "host": socket.gethostname(), "start": start, "end": time.time(),
                       "graded": grader.stats["graded"], "threads": len(threads),

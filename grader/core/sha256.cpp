@@ -101,6 +101,9 @@ std::optional<std::string> read_bytes(const std::string& path, bool follow, std:
         why = "not a regular file";
     } else if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
         why = "larger than " + std::to_string(max_bytes >> 20) + " MiB";
+    } else if (const int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        // A regular file is read blocking: a network file system may honour O_NONBLOCK.
+        why = std::strerror(errno);
     } else {
         std::string got;
         char buf[1 << 16];

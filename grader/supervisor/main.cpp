@@ -149,7 +149,8 @@ int main(int argc, char** argv) {
                    "A lock file that graders sharing this GPU all name: timing waits until it has the GPU alone");
     auto* counters_opt = app.add_option("--reference-counters", opt_reference_counters,
                    "A class's counters of the references (grader --count-references): read, not counted here");
-    // A pin that could be left empty or mistyped would pin nothing: 64 hex digits or no grade.
+    // A pin that could be left empty or mistyped would pin nothing: 64 hex digits or no grade,
+    // lower-cased as sha256_hex writes them (a transform: a check would lower-case a copy).
     const auto sha256_digits = CLI::Validator(
         [](std::string& hex) {
             std::transform(hex.begin(), hex.end(), hex.begin(), [](unsigned char c) { return std::tolower(c); });
@@ -159,14 +160,14 @@ int main(int argc, char** argv) {
         "SHA256");
     auto* counters_sha_opt = app.add_option("--reference-counters-sha256", opt_reference_counters_sha256,
                    "The SHA-256 of the --reference-counters file's bytes: a file that differs is not read")
-        ->check(sha256_digits)
+        ->transform(sha256_digits)
         ->needs(counters_opt);
     counters_opt->needs(counters_sha_opt);
     auto* described_opt = app.add_option("--described", opt_described,
                    "The lab as its template worker described it for a class (grader --describe-lab): read, not asked here");
     auto* described_sha_opt = app.add_option("--described-sha256", opt_described_sha256,
                    "The SHA-256 of the --described file's bytes: a file that differs is not read")
-        ->check(sha256_digits)
+        ->transform(sha256_digits)
         ->needs(described_opt);
     described_opt->needs(described_sha_opt);
     app.add_flag("--show-output", show_output,

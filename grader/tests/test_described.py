@@ -102,6 +102,11 @@ class Described(unittest.TestCase):
                 self.assertEqual(run.returncode, 2)
                 self.assertIn(why, run.stdout)
 
+    def test_a_pin_in_capitals_is_the_same_pin(self):
+        mine, _ = grade("lab3", os.path.join(self.tmp, "lab3-capitals.json"), self.files["lab3"],
+                        sha256(self.files["lab3"]).upper())
+        self.assertEqual(mine["described"], "class")
+
     def test_every_lab_reads_it_and_grades_as_if_it_had_asked(self):
         for lab in LABS:
             with self.subTest(lab=lab):

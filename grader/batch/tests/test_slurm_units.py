@@ -246,6 +246,7 @@ class PinnedFiles(unittest.TestCase):
     def test_the_pin_is_the_graders_own_line(self):
         # The last line of 64 hex digits the grader printed; none, no pin (and no file read).
         self.assertEqual(grade_one.said_sha256(f"worker note\n{self.SHA}\n"), self.SHA)
+        self.assertIsNone(grade_one.said_sha256(f"{self.SHA}\nthen something else\n"))
         self.assertIsNone(grade_one.said_sha256("grader: --describe-lab: unknown lab 'lab9'\n"))
         self.assertIsNone(grade_one.said_sha256(self.SHA[:63] + "\n"))
 
