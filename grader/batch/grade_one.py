@@ -35,19 +35,23 @@ def file_sha256(path):
         return hashlib.sha256(f.read()).hexdigest()
 
 
+# A SHA-256 as the grader writes it (sha256_hex) and reads a pin (--*-sha256).
+SHA256_DIGITS = re.compile(r"[0-9a-f]{64}")
+
+
 def said_sha256(said):
     """The SHA-256 that `grader --count-references` or `--describe-lab` printed of the bytes
     it wrote (its last line, 64 hex digits), or None: the batch pins the file by what the
     grader wrote, never by reading back what may have been written over since."""
     lines = [line.strip() for line in said.splitlines() if line.strip()]
-    return lines[-1] if lines and re.fullmatch(r"[0-9a-f]{64}", lines[-1]) else None
+    return lines[-1] if lines and SHA256_DIGITS.fullmatch(lines[-1]) else None
 
 
 def pinned_file(value):
     """A (path, sha256) pair from a manifest's JSON, or None for anything else (an older
     run's plain path, say): a file not pinned is not handed to the grades."""
     if (isinstance(value, (list, tuple)) and len(value) == 2 and all(isinstance(v, str) for v in value)
-            and re.fullmatch(r"[0-9a-f]{64}", value[1])):
+            and SHA256_DIGITS.fullmatch(value[1])):
         return value[0], value[1]
     return None
 
@@ -265,10 +269,9 @@ def count_references(recipe, lab, out, policy=None, quiet=False, seconds=600.0):
     the lab's emulated template worker, whose student is the course's stub (no submission's
     code runs there), so that each grade counts only its student's kernels on the problems it
     draws: (the file's absolute path (Slurm's tasks run in folders of their own), the
-    SHA-256 of its bytes), or None when
+    SHA-256 the grader printed of the bytes it wrote, which each grade checks), or None when
     they could not be counted within `seconds` (each grade then counts them itself, as one
-    ./grade does), with the reason said; with the file, the SHA-256 of its bytes, which each
-    grade checks. children.Stopped when the batch is stopping."""
+    ./grade does), with the reason said. children.Stopped when the batch is stopping."""
     if not recipe.has(lab, "emulated"):
         return None
     path = os.path.abspath(os.path.join(out, names.REFERENCE_COUNTERS))

@@ -95,12 +95,13 @@ std::optional<std::string> read_bytes(const std::string& path, bool follow, std:
     }
     struct stat st {};
     std::optional<std::string> bytes;
+    const std::string too_large = "larger than " + std::to_string(max_bytes >> 20) + " MiB";
     if (::fstat(fd, &st) != 0) {
         why = std::strerror(errno);
     } else if (!S_ISREG(st.st_mode)) {
         why = "not a regular file";
     } else if (static_cast<std::uint64_t>(st.st_size) > max_bytes) {
-        why = "larger than " + std::to_string(max_bytes >> 20) + " MiB";
+        why = too_large;
     } else if (const int flags = ::fcntl(fd, F_GETFL); flags < 0 || ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
         // A regular file is read blocking: a network file system may honour O_NONBLOCK.
         why = std::strerror(errno);
@@ -120,7 +121,7 @@ std::optional<std::string> read_bytes(const std::string& path, bool follow, std:
             }
             got.append(buf, static_cast<std::size_t>(n));
             if (got.size() > max_bytes) {  // it grew while being read
-                why = "larger than " + std::to_string(max_bytes >> 20) + " MiB";
+                why = too_large;
                 break;
             }
         }

@@ -13,15 +13,20 @@ const std::vector<lab_entry>& known_labs() {
     return labs;
 }
 
-bool is_known_lab(const std::string& name) {
+namespace {
+
+const lab_entry* find_lab(const std::string& name) {
     for (const auto& l : known_labs())
-        if (name == l.name) return true;
-    return false;
+        if (name == l.name) return &l;
+    return nullptr;
 }
 
+}  // namespace
+
+bool is_known_lab(const std::string& name) { return find_lab(name) != nullptr; }
+
 const lab_entry& known_lab(const std::string& name) {
-    for (const auto& l : known_labs())
-        if (name == l.name) return l;
+    if (const lab_entry* l = find_lab(name)) return *l;
     throw std::invalid_argument("unknown lab '" + name + "'; the labs are " + known_labs_text());
 }
 

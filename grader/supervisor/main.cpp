@@ -85,9 +85,7 @@ int main(int argc, char** argv) {
     // template worker, for every grade of a batch to read (--reference-counters OUT).
     if ((argc == 5 || argc == 6) && std::string(argv[1]) == "--count-references") {
         try {
-            if (!course::is_known_lab(argv[2]))
-                throw std::runtime_error(std::string("unknown lab '") + argv[2] + "'; the labs are " +
-                                         course::known_labs_text());
+            (void)course::known_lab(argv[2]);  // throws for an unknown lab, naming the labs
             const course::policy pol = course::load_policy(argc == 6 ? argv[5] : "");
             const auto counted = course::count_reference_counters(argv[2], pol, argv[3]);
             const std::string text = nlohmann::json(counted).dump() + "\n";
@@ -105,9 +103,7 @@ int main(int argc, char** argv) {
     // describes it (worker_choice.hpp), for every grade of a batch to read (--described OUT).
     if (argc == 5 && std::string(argv[1]) == "--describe-lab") {
         try {
-            if (!course::is_known_lab(argv[2]))
-                throw std::runtime_error(std::string("unknown lab '") + argv[2] + "'; the labs are " +
-                                         course::known_labs_text());
+            (void)course::known_lab(argv[2]);  // throws for an unknown lab, naming the labs
             std::cout << course::sha256_hex(course::write_lab_description(argv[2], argv[3], argv[4])) << "\n";
         } catch (const std::exception& e) {
             std::cerr << "grader: --describe-lab: " << e.what() << "\n";

@@ -11,7 +11,6 @@ supervisor/worker_choice.hpp), by each lab's template worker, whose student is t
 
     python3 grader/tests/test_described.py BUILD_DIR
 """
-import hashlib
 import json
 import os
 import shutil
@@ -23,16 +22,12 @@ import unittest
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)
 from grader.batch.build_recipe import Recipe  # noqa: E402
+from grader.batch.grade_one import file_sha256 as sha256  # noqa: E402
 
 BUILD = None
 LABS = ("lab1", "lab2", "lab3", "lab4", "lab5")
 # Everything a report holds but its times and when it started.
 UNTIMED = ("seconds", "started_at", "described")
-
-
-def sha256(path):
-    with open(path, "rb") as f:
-        return hashlib.sha256(f.read()).hexdigest()
 
 
 # A pin for a file that is not there, or not a file.

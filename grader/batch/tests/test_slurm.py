@@ -15,7 +15,6 @@ Exits 77 (ctest: skipped) with the reason on stdout where Slurm cannot run.
 """
 import csv
 import io
-import hashlib
 import json
 import os
 import shutil
@@ -27,6 +26,7 @@ import time
 import unittest
 import zipfile
 
+from grader.batch import grade_one
 from grader.batch.tests import test_batch as tb  # (the class's submissions, and how the batch is run)
 from grader.batch.tests.slurm_cluster import SKIP_EXIT_CODE, SlurmCluster, run_unittests, skip_reason
 
@@ -148,8 +148,7 @@ class SlurmMatchesLocal(unittest.TestCase):
         # in the manifest: the tasks run in folders of their own.
         path, sha256 = manifest["reference_counters"]  # and the bytes each grade checks it still holds
         self.assertTrue(os.path.isabs(path))
-        with open(path, "rb") as f:
-            self.assertEqual(hashlib.sha256(f.read()).hexdigest(), sha256)
+        self.assertEqual(grade_one.file_sha256(path), sha256)
         graded = [read_json(os.path.join(self.slurm, name, "report.json")) for name in sorted(os.listdir(self.slurm))
                   if os.path.exists(os.path.join(self.slurm, name, "report.json"))]
         graded = [r for r in graded if r["parts"]]
