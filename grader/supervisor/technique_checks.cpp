@@ -217,6 +217,13 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
                                          std::to_string(racecheck_print_limit),
                                          "--show-backtrace",
                                          "no"};
+        // Only the student's kernels are instrumented and checked: the guard refuses a lab
+        // file that defines anything outside its namespace, so no student code runs in any
+        // other kernel, and the course's own (the input maker, the poison) cost the tool's
+        // instrumentation for nothing.
+        const std::string& first_kernel = batch.front().kernel;
+        argv.push_back("--kernel-name");
+        argv.push_back("kns=" + first_kernel.substr(0, first_kernel.find("::")));
         for (auto& a : worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed))) argv.push_back(a);
         worker_reply reply;
         std::vector<std::string> env;
