@@ -157,6 +157,30 @@ std::string race_message(const race_target& t, long long hazards, bool at_least,
 
 }  // namespace
 
+std::vector<std::string> racecheck_argv(const std::string& tool, const std::vector<race_target>& targets,
+                                        const std::vector<std::string>& command) {
+    // Only the student's kernels are instrumented and checked: the guard refuses a lab file
+    // that defines anything outside its namespace, so no student code runs in any other
+    // kernel, while instrumenting the course's own (the input maker, the poison) costs the
+    // tool's time at every start.
+    const std::string& kernel = targets.front().kernel;
+    std::vector<std::string> argv = {tool,
+                                     "--tool",
+                                     "racecheck",
+                                     "--racecheck-report",
+                                     "hazard",
+                                     "--error-exitcode",
+                                     std::to_string(racecheck_exit_code),
+                                     "--print-limit",
+                                     std::to_string(racecheck_print_limit),
+                                     "--show-backtrace",
+                                     "no",
+                                     "--kernel-name",
+                                     "kns=" + kernel.substr(0, kernel.find("::"))};
+    argv.insert(argv.end(), command.begin(), command.end());
+    return argv;
+}
+
 std::map<std::string, check_result> check_races(const std::string& worker, const std::vector<race_target>& targets,
                                                 const race_options& options, bool gpu) {
     std::map<std::string, check_result> out;
@@ -206,25 +230,8 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
         correctness_request request = options.cases;
         request.parts = ids;
         request.wait_for_go = options.turn != nullptr;
-        std::vector<std::string> argv = {tool,
-                                         "--tool",
-                                         "racecheck",
-                                         "--racecheck-report",
-                                         "hazard",
-                                         "--error-exitcode",
-                                         std::to_string(racecheck_exit_code),
-                                         "--print-limit",
-                                         std::to_string(racecheck_print_limit),
-                                         "--show-backtrace",
-                                         "no"};
-        // Only the student's kernels are instrumented and checked: the guard refuses a lab
-        // file that defines anything outside its namespace, so no student code runs in any
-        // other kernel, and the course's own (the input maker, the poison) cost the tool's
-        // instrumentation for nothing.
-        const std::string& first_kernel = batch.front().kernel;
-        argv.push_back("--kernel-name");
-        argv.push_back("kns=" + first_kernel.substr(0, first_kernel.find("::")));
-        for (auto& a : worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed))) argv.push_back(a);
+        const std::vector<std::string> argv =
+            racecheck_argv(tool, batch, worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed)));
         worker_reply reply;
         std::vector<std::string> env;
         if (options.turn != nullptr) {
