@@ -52,8 +52,8 @@ def read_verdicts(results):
     return out
 
 
-PHASES = ("start", "correctness", "racecheck", "emulator", "emulator_wait", "timing", "gpu_alone", "gpu_shared",
-          "gpu_wait", "checks", "total")
+PHASES = ("start", "correctness", "correctness_ready", "racecheck", "emulator", "emulator_wait", "timing",
+          "timing_ready", "racecheck_ready", "gpu_alone", "gpu_shared", "racecheck_shared", "gpu_wait", "checks", "total")
 
 
 def phase_medians(results):

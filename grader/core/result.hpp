@@ -217,8 +217,12 @@ struct lab_result {
     // beside which it runs), "emulator_wait" and "timing" (GPU), "checks", "total"; with
     // a GPU, "emulator" (the emulator's run for the technique checks, beside correctness),
     // "gpu_alone" (held alone for timed or profiled runs), "gpu_shared" (held shared for
-    // correctness cases and racecheck, from each worker's "go") and with a shared GPU
-    // lock, "gpu_wait" (waiting for it). For instructors sizing a batch.
+    // correctness cases and racecheck, from each worker's "go"; "racecheck_shared" is
+    // racecheck's share), "timing_ready" and "racecheck_ready" (those workers' start, to
+    // their ready event; racecheck's under compute-sanitizer)
+    // and with a shared GPU lock, "gpu_wait" (waiting for it); on both backends,
+    // "correctness_ready" (the correctness workers' start: process, sandbox, context and
+    // inputs, to their ready event). For instructors sizing a batch.
     std::map<std::string, double> seconds;
     // Where the reference's and baseline's counters came from, when the emulator counted
     // (grader --reference-counters): "class" (the batch's file), "counted: <why the file was

@@ -203,6 +203,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
         [&](const nlohmann::json& ev) { return turn.answer(ev); });
     turn.finish();
     s.gpu_seconds.shared += turn.seconds_held();
+    s.gpu_seconds.correctness_ready += turn.seconds_to_ready();
 
     for (const auto& meta : s.parts) {
         auto& c = results[meta.id].correctness;

@@ -10,6 +10,7 @@ void gpu_turn::worker_starts() {
     release();
     if (error_) std::rethrow_exception(error_);
     answered_ = false;
+    started_.restart();
 }
 
 std::string gpu_turn::answer(const nlohmann::json& event) {
@@ -17,6 +18,7 @@ std::string gpu_turn::answer(const nlohmann::json& event) {
                                                : is_event<correctness_ready_event>(event);
     if (answered_ || !ready) return "";
     answered_ = true;
+    seconds_to_ready_ += started_.seconds();
     try {
         release();
         held_ = phase_ == phase::timing ? lock_.exclusive() : lock_.shared();

@@ -41,6 +41,9 @@ public:
 
     // Seconds the GPU was held after a "go": alone (timing) or shared (correctness).
     double seconds_held() const { return seconds_held_; }
+    // Seconds from each worker's start to its ready event, added: its process, sandbox,
+    // CUDA context and inputs, before it waits for the GPU.
+    double seconds_to_ready() const { return seconds_to_ready_; }
 
 private:
     void release();
@@ -49,8 +52,8 @@ private:
     phase phase_;
     gpu_lock::hold held_;
     bool answered_ = false, going_ = false;
-    stopwatch going_since_;
-    double seconds_held_ = 0;
+    stopwatch going_since_, started_;
+    double seconds_held_ = 0, seconds_to_ready_ = 0;
     std::exception_ptr error_;
 };
 

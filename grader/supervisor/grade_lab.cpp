@@ -137,6 +137,12 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
     }
     if (s.gpu()) r.seconds["gpu_alone"] = s.gpu_seconds.alone;
     if (s.gpu()) r.seconds["gpu_shared"] = s.gpu_seconds.shared;
+    // Where the workers' time went before their "go", on either backend, and racecheck's
+    // share of the GPU held shared.
+    r.seconds["correctness_ready"] = s.gpu_seconds.correctness_ready;
+    if (s.gpu()) r.seconds["timing_ready"] = s.gpu_seconds.timing_ready;
+    if (s.gpu()) r.seconds["racecheck_ready"] = s.gpu_seconds.racecheck_ready;
+    if (s.gpu()) r.seconds["racecheck_shared"] = s.gpu_seconds.racecheck_shared;
     if (s.gpu() && !opt.gpu_lock.empty()) r.seconds["gpu_wait"] = s.gpu_seconds.waited;
     r.seconds["total"] = total.seconds();
     score_lab(r, pol);

@@ -66,7 +66,7 @@ private:
     const session& s_;
     std::vector<std::string> parts_;
     std::atomic<bool> stop_{false};
-    double waited_ = 0, held_ = 0;  // its own: the correctness phase adds to the session's meanwhile
+    double waited_ = 0, held_ = 0, ready_ = 0;  // its own: the correctness phase adds to the session's meanwhile
     std::future<race_results> result_;
 };
 race_results race_phase(const session& s, const std::map<std::string, part_result>& results,

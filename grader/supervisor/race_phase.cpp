@@ -23,9 +23,9 @@ race_target target_of(const session& s, const part_info& p) {
 }
 
 // One racecheck run of `targets` (check_races), holding the GPU shared through `lock` from
-// each run's "go"; `held` gets the seconds it held it.
+// each run's "go"; `held` gets the seconds it held it, `ready` those before its "go".
 race_results run_racecheck(const session& s, const std::vector<race_target>& targets, const gpu_lock& lock,
-                           const std::atomic<bool>* stop, double& held) {
+                           const std::atomic<bool>* stop, double& held, double& ready) {
     race_options options;
     options.cases.seed = s.seed;
     options.cases.tolerance_c = s.pol.tolerance_c;
@@ -41,6 +41,7 @@ race_results run_racecheck(const session& s, const std::vector<race_target>& tar
     for (auto& [id, check] : check_races(s.worker, targets, options, true)) found[id].push_back(check);
     turn.finish();
     held += turn.seconds_held();
+    ready += turn.seconds_to_ready();
     return found;
 }
 
@@ -57,7 +58,7 @@ early_race_run::early_race_run(const session& s) : s_(s) {
     // Its own count of the seconds waited for the lock: the correctness phase adds to the
     // session's meanwhile.
     result_ = std::async(std::launch::async, [this, targets] {
-        return run_racecheck(s_, targets, gpu_lock(s_.opt.gpu_lock, &waited_), &stop_, held_);
+        return run_racecheck(s_, targets, gpu_lock(s_.opt.gpu_lock, &waited_), &stop_, held_, ready_);
     });
 }
 
@@ -79,12 +80,16 @@ void early_race_run::stop() {
     }
     s_.gpu_seconds.waited += waited_;
     s_.gpu_seconds.shared += held_;
+    s_.gpu_seconds.racecheck_shared += held_;
+    s_.gpu_seconds.racecheck_ready += ready_;
 }
 
 race_results early_race_run::take() {
     race_results found = result_.get();  // rethrows a failure to take the GPU, as a run after correctness would
     s_.gpu_seconds.waited += waited_;
     s_.gpu_seconds.shared += held_;
+    s_.gpu_seconds.racecheck_shared += held_;
+    s_.gpu_seconds.racecheck_ready += ready_;
     return found;
 }
 
@@ -112,9 +117,11 @@ race_results race_phase(const session& s, const std::map<std::string, part_resul
     if (early != nullptr) early->stop();
     if (targets.empty()) return found;
     s.say("compute-sanitizer racecheck: part(s) " + join(ids_of(targets), ", "));
-    double held = 0;
-    for (auto& [id, checks] : run_racecheck(s, targets, s.lock(), nullptr, held)) found[id] = std::move(checks);
+    double held = 0, ready = 0;
+    for (auto& [id, checks] : run_racecheck(s, targets, s.lock(), nullptr, held, ready)) found[id] = std::move(checks);
     s.gpu_seconds.shared += held;
+    s.gpu_seconds.racecheck_shared += held;
+    s.gpu_seconds.racecheck_ready += ready;
     return found;
 }
 

@@ -28,6 +28,9 @@ struct session {
     // cases with it shared (lab_result::seconds); the phases add to them.
     struct gpu_seconds_t {
         double waited = 0, alone = 0, shared = 0;
+        // The workers' start to their ready event (gpu_turn::seconds_to_ready), by phase,
+        // and racecheck's share of `shared`.
+        double correctness_ready = 0, timing_ready = 0, racecheck_ready = 0, racecheck_shared = 0;
     };
     mutable gpu_seconds_t gpu_seconds;
     // Lines the workers wrote (the kernels' printf) that no --show-output displayed.

@@ -102,6 +102,7 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
             {}, [&](const nlohmann::json& ev) { return turn.answer(ev); });
         turn.finish();
         s.gpu_seconds.alone += turn.seconds_held();
+        s.gpu_seconds.timing_ready += turn.seconds_to_ready();
         s.say(fmt::format("performance: measured with the GPU to itself for {:.2f} s", turn.seconds_held()));
     };
 

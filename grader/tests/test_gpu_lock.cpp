@@ -212,6 +212,28 @@ TEST_CASE("a correctness worker makes its inputs holding nothing and runs its ca
     CHECK(free_for(path, LOCK_EX));
 }
 
+TEST_CASE("each worker's start to its first ready event is added up, its hold and a second ready left out") {
+    const std::string path = temp_lock_path();
+    gpu_turn turn{gpu_lock(path), gpu_turn::phase::correctness};
+    const nlohmann::json ready = {{"event", "correctness_ready"}, {"parts", {"A"}}};
+    CHECK(turn.seconds_to_ready() == 0.0);
+    turn.worker_starts();
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    CHECK(turn.answer(ready) == "go\n");
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));  // held: not before ready
+    CHECK(turn.answer(ready).empty());
+    const double first = turn.seconds_to_ready();
+    CHECK(first >= 0.06);
+    CHECK(first < 0.2);
+    turn.worker_starts();  // a restarted worker's start counts too
+    std::this_thread::sleep_for(std::chrono::milliseconds(60));
+    CHECK(turn.answer(ready) == "go\n");
+    turn.finish();
+    CHECK(turn.seconds_to_ready() >= first + 0.06);
+    CHECK(turn.seconds_to_ready() < first + 0.2);
+    CHECK(turn.seconds_held() >= 0.2);
+}
+
 TEST_CASE("without a lock file a timing worker is told to go at once") {
     gpu_turn turn{gpu_lock(""), gpu_turn::phase::timing};
     turn.worker_starts();

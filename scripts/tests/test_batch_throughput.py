@@ -202,6 +202,11 @@ class EndToEndTest(unittest.TestCase):
                 self.assertGreater(r["seconds"]["correctness"], 0)
                 self.assertGreater(r["seconds"]["total"], r["seconds"]["correctness"])
                 self.assertNotIn("timing", r["seconds"])
+                # The correctness worker's start, to its ready event, is part of its phase.
+                self.assertGreater(r["seconds"]["correctness_ready"], 0)
+                self.assertLess(r["seconds"]["correctness_ready"], r["seconds"]["correctness"])
+                for gpu_only in ("timing_ready", "racecheck_ready", "racecheck_shared"):
+                    self.assertNotIn(gpu_only, r["seconds"])
             self.assertIn("median seconds of one grading, by phase", text)
             self.assertEqual([r["median_speedups"] for r in result["runs"]], [{}, {}])  # nothing timed
             # How busy the machine was, and which programs the batch's CPU went to.
