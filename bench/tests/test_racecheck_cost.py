@@ -1,10 +1,11 @@
 """racecheck_cost (bench/racecheck_cost.cpp) without a GPU, through a stand-in
 compute-sanitizer that logs its command line and prints racecheck's summary:
 
-- the "student" variant runs the grader's command (racecheck_argv: only the lab's student
-  namespace instrumented), "every" the same without the filter; both run the worker's
-  correctness job of the lab's race_check_parts at the policy's sanitizer sizes;
-- K processes run each round, and the JSON holds every run;
+- the "grader" variant runs the grader's command (racecheck_argv), "student" the same
+  filtered to the lab's student namespace; both run the worker's correctness job of the
+  lab's race_check_parts at the policy's sanitizer sizes;
+- K processes run each round, the variants' order alternates by round, and the JSON holds
+  every run;
 - a run without racecheck's summary is a failure (exit 1), and a missing sanitizer a
   usage error (exit 2).
 
@@ -47,13 +48,14 @@ class RacecheckCost(unittest.TestCase):
         tool = self.sanitizer(STAND_IN.format(log=self.log, hazards=3))
         out = os.path.join(self.tmp.name, "cost.json")
         r = self.run_tool("--worker", "/w/lab3_worker_gpu", "--sanitizer", tool, "--processes", "1,2",
-                          "--rounds", "1", "--out", out)
+                          "--rounds", "2", "--out", out)
         self.assertEqual(r.returncode, 0, r.stderr)
         with open(self.log) as f:
             runs = f.read().splitlines()
-        self.assertEqual(len(runs), 6)  # K=1 and K=2, two variants each
-        student = [c for c in runs if "--kernel-name kns=lab3_student " in c]
-        self.assertEqual(len(student), 3)
+        self.assertEqual(len(runs), 12)  # K=1 and K=2, two rounds of two variants
+        student = [c for c in runs if "--show-backtrace no --kernel-name kns=lab3_student /w/lab3_worker_gpu " in c]
+        self.assertEqual(len(student), 6)
+        self.assertEqual(len([c for c in runs if "--kernel-name" not in c]), 6)
         for command in runs:
             self.assertTrue(command.startswith("--tool racecheck --racecheck-report hazard --error-exitcode 86 "),
                             command)
@@ -66,9 +68,10 @@ class RacecheckCost(unittest.TestCase):
             self.assertEqual(job["correctness"]["problems"]["reduction"]["sizes"], [33, 4097])
         with open(out) as f:
             rows = json.load(f)["rows"]
-        self.assertEqual([(row["variant"], row["processes"]) for row in rows],
-                         [("student", 1), ("every", 1), ("student", 2), ("every", 2)])
-        self.assertEqual([len(row["seconds"]) for row in rows], [1, 1, 2, 2])
+        self.assertEqual([(row["variant"], row["processes"], row["round"]) for row in rows],
+                         [("grader", 1, 1), ("student", 1, 1), ("student", 1, 2), ("grader", 1, 2),
+                          ("grader", 2, 1), ("student", 2, 1), ("student", 2, 2), ("grader", 2, 2)])
+        self.assertEqual([len(row["seconds"]) for row in rows], [1, 1, 1, 1, 2, 2, 2, 2])
         self.assertEqual({row["hazards"] for row in rows}, {3})
 
     def test_no_summary_fails(self):

@@ -66,6 +66,7 @@ private:
     const session& s_;
     std::vector<std::string> parts_;
     std::atomic<bool> stop_{false};
+    void add_seconds() const;  // its seconds to the session's, once its run has ended
     double waited_ = 0, held_ = 0, ready_ = 0;  // its own: the correctness phase adds to the session's meanwhile
     std::future<race_results> result_;
 };

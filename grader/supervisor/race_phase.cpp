@@ -78,19 +78,25 @@ void early_race_run::stop() {
     } catch (...) {
         // Stopped: whatever went wrong in it no longer matters.
     }
-    s_.gpu_seconds.waited += waited_;
-    s_.gpu_seconds.shared += held_;
-    s_.gpu_seconds.racecheck_shared += held_;
-    s_.gpu_seconds.racecheck_ready += ready_;
+    add_seconds();
 }
 
 race_results early_race_run::take() {
-    race_results found = result_.get();  // rethrows a failure to take the GPU, as a run after correctness would
+    try {
+        race_results found = result_.get();
+        add_seconds();
+        return found;
+    } catch (...) {
+        add_seconds();
+        throw;  // a failure to take the GPU, as a run after correctness would fail
+    }
+}
+
+void early_race_run::add_seconds() const {
     s_.gpu_seconds.waited += waited_;
     s_.gpu_seconds.shared += held_;
     s_.gpu_seconds.racecheck_shared += held_;
     s_.gpu_seconds.racecheck_ready += ready_;
-    return found;
 }
 
 race_results race_phase(const session& s, const std::map<std::string, part_result>& results, early_race_run* early) {

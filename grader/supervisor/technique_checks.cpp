@@ -157,13 +157,7 @@ std::string race_message(const race_target& t, long long hazards, bool at_least,
 
 }  // namespace
 
-std::vector<std::string> racecheck_argv(const std::string& tool, const std::vector<race_target>& targets,
-                                        const std::vector<std::string>& command) {
-    // Only the student's kernels are instrumented and checked: the guard refuses a lab file
-    // that defines anything outside its namespace, so no student code runs in any other
-    // kernel, while instrumenting the course's own (the input maker, the poison) costs the
-    // tool's time at every start.
-    const std::string& kernel = targets.front().kernel;
+std::vector<std::string> racecheck_argv(const std::string& tool, const std::vector<std::string>& command) {
     std::vector<std::string> argv = {tool,
                                      "--tool",
                                      "racecheck",
@@ -174,9 +168,7 @@ std::vector<std::string> racecheck_argv(const std::string& tool, const std::vect
                                      "--print-limit",
                                      std::to_string(racecheck_print_limit),
                                      "--show-backtrace",
-                                     "no",
-                                     "--kernel-name",
-                                     "kns=" + kernel.substr(0, kernel.find("::"))};
+                                     "no"};
     argv.insert(argv.end(), command.begin(), command.end());
     return argv;
 }
@@ -231,7 +223,7 @@ std::map<std::string, check_result> check_races(const std::string& worker, const
         request.parts = ids;
         request.wait_for_go = options.turn != nullptr;
         const std::vector<std::string> argv =
-            racecheck_argv(tool, batch, worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed)));
+            racecheck_argv(tool, worker_argv(worker, correctness_job_of(request, sandbox_mode::relaxed)));
         worker_reply reply;
         std::vector<std::string> env;
         if (options.turn != nullptr) {

@@ -53,10 +53,8 @@ struct race_options {
     // Once true, a run in progress is killed and check_races returns no result at all.
     const std::atomic<bool>* stop = nullptr;
 };
-// The compute-sanitizer racecheck command line that runs `command` (a worker's) for
-// `targets`, one lab's parts (their kernels share its student namespace).
-std::vector<std::string> racecheck_argv(const std::string& tool, const std::vector<race_target>& targets,
-                                        const std::vector<std::string>& command);
+// The compute-sanitizer racecheck command line that runs `command` (a worker's).
+std::vector<std::string> racecheck_argv(const std::string& tool, const std::vector<std::string>& command);
 std::map<std::string, check_result> check_races(const std::string& worker, const std::vector<race_target>& targets,
                                                 const race_options& options, bool gpu);
 
