@@ -65,8 +65,7 @@ std::vector<std::string> command_of(const std::string& variant, const std::strin
 
 variant_run run_together(const std::vector<std::string>& argv, int k, double timeout_s) {
     bench::forked_group group(k, [&](int, bench::start_gate& gate) {
-        bench::child_result r;
-        r.cases = 0;
+        bench::child_result r;  // `cases` carries the hazards racecheck counted
         if (!gate.ready()) return r;
         const double start = bench::monotonic_seconds();
         course::worker_limits limits = course::timeouts(timeout_s, timeout_s);

@@ -17,6 +17,13 @@ std::vector<std::string> ids_of(const std::vector<race_target>& targets) {
     return ids;
 }
 
+// A racecheck run's seconds on the GPU, held shared and before its "go", added to the session's.
+void add_race_seconds(const session& s, double held, double ready) {
+    s.gpu_seconds.shared += held;
+    s.gpu_seconds.racecheck_shared += held;
+    s.gpu_seconds.racecheck_ready += ready;
+}
+
 race_target target_of(const session& s, const part_info& p) {
     // The student's kernels live in namespace <lab>_student (docs/architecture.md).
     return {p.id, s.opt.lab + "_student::" + p.kernel, p.kernel, p.kind};
@@ -94,9 +101,7 @@ race_results early_race_run::take() {
 
 void early_race_run::add_seconds() const {
     s_.gpu_seconds.waited += waited_;
-    s_.gpu_seconds.shared += held_;
-    s_.gpu_seconds.racecheck_shared += held_;
-    s_.gpu_seconds.racecheck_ready += ready_;
+    add_race_seconds(s_, held_, ready_);
 }
 
 race_results race_phase(const session& s, const std::map<std::string, part_result>& results, early_race_run* early) {
@@ -125,9 +130,7 @@ race_results race_phase(const session& s, const std::map<std::string, part_resul
     s.say("compute-sanitizer racecheck: part(s) " + join(ids_of(targets), ", "));
     double held = 0, ready = 0;
     for (auto& [id, checks] : run_racecheck(s, targets, s.lock(), nullptr, held, ready)) found[id] = std::move(checks);
-    s.gpu_seconds.shared += held;
-    s.gpu_seconds.racecheck_shared += held;
-    s.gpu_seconds.racecheck_ready += ready;
+    add_race_seconds(s, held, ready);
     return found;
 }
 
