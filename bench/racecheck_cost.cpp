@@ -1,8 +1,9 @@
 // `racecheck_cost`: what one grading's racecheck run costs, alone and K at once, with the
 // grader's own command (racecheck_argv: every kernel of the worker instrumented) and with
 // a candidate, the same command filtered to the student's kernels (`--kernel-name
-// kns=<lab>_student`), which the grader takes only once it is measured to save time and
-// still finds what the grader's command finds (docs/instructor-guide.md). Each
+// kns=<lab>_student`), which the grader would take only if it saved time and still found
+// what the grader's command finds; on an H100 it found the same and saved nothing
+// (docs/instructor-guide.md). Each
 // run: compute-sanitizer racecheck of a lab's race_check_parts at the policy's
 // sanitizer_sizes and race_check inputs, on a worker holding a lab's reference
 // (build/selfcheck/solution/<lab>_worker_gpu), every module loaded when its context is
