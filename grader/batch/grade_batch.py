@@ -11,6 +11,7 @@ import argparse
 import hashlib
 import json
 import os
+import queue
 import shutil
 import signal
 import subprocess
@@ -317,13 +318,20 @@ def grade(argv):
                                         recipe, args.compile_timeout, Progress(len(todo), args.quiet), on_row)
     scratch_root = os.path.join(args.out, ".scratch")
     t0 = time.time()
-    if todo:
+
+    def count_references():
+        """False once the batch is interrupted."""
         try:
-            grader.reference_counters = grade_one.count_references(recipe, args.lab, args.out, args.policy,
-                                                                   args.quiet)
+            if todo:
+                grader.reference_counters = grade_one.count_references(recipe, args.lab, args.out, args.policy,
+                                                                       args.quiet)
+            return True
         except children.Stopped:
-            return interrupted(args, subs, todo, grader.recorded)
+            return False
+
     if args.slurm:
+        if not count_references():
+            return interrupted(args, subs, todo, grader.recorded)
         return grade_on_slurm(args, grader, todo, subs, folder, t0)
 
     # One grading thread per GPU (performance is never measured by two workers on one GPU),
@@ -331,15 +339,24 @@ def grade(argv):
     slots = (grade_one.gpu_slots(gpus, args.graders_per_gpu, os.path.join(args.out, ".locks"))
              if backend == "gpu" else [(None, None)] * max(1, args.jobs))
     grader.template_worker = recipe.template_worker(args.lab, backend)
-    work, threads = grader.start_graders(slots)
+    work, threads = queue.Queue(), []
 
     def prepare(sub):
         built = prepare_or_none(grader, sub, folder, scratch_root)
         if built:
             work.put((sub, built))
 
+    # The builds start at once (map submits every one): the class's reference counters and
+    # the lab's description, which every grade reads, are made while the first builds run,
+    # not before them. The graders start once both are there; what was built waits queued.
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
-        list(pool.map(prepare, todo))
+        builds = pool.map(prepare, todo)
+        counted = count_references()
+        if counted:
+            work, threads = grader.start_graders(slots, work)
+        list(builds)
+    if not counted:
+        return interrupted(args, subs, todo, grader.recorded)
     grade_one.finish_graders(work, threads)
     stats = grader.stats
 

@@ -247,10 +247,10 @@ class SubmissionGrader:
                 except children.Stopped:
                     continue
 
-    def start_graders(self, slots):
+    def start_graders(self, slots, work=None):
         """One grading thread per slot, a (gpu, gpu_lock) pair; returns (queue, threads):
-        put (sub, built) items on the queue, then finish_graders()."""
-        work = queue.Queue()
+        put (sub, built) items on the queue (`work`, or a new one), then finish_graders()."""
+        work = queue.Queue() if work is None else work
         # The emulator spreads a launch's blocks over the cores it is given
         # (common/emu/block_pool.hpp): graders running side by side share them out.
         self.emu_cores = max(1, len(os.sched_getaffinity(0)) // max(1, len(slots)))
