@@ -346,17 +346,19 @@ def grade(argv):
         if built:
             work.put((sub, built))
 
-    # The builds start at once (map submits every one): the class's reference counters and
-    # the lab's description, which every grade reads, are made while the first builds run,
-    # not before them. The graders start once both are there; what was built waits queued.
+    # The builds are queued at once (map submits every one; --jobs of them run together):
+    # the class's reference counters and the lab's description, which every grade reads, are
+    # made while the first builds run, not before them. The graders start once both have been
+    # tried (a grade counts or asks by itself where one failed); what was built waits queued.
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
         builds = pool.map(prepare, todo)
-        counted = count_references()
-        if counted:
-            work, threads = grader.start_graders(slots, work)
+        try:
+            if count_references():
+                _, threads = grader.start_graders(slots, work)
+        except BaseException:
+            children.stop()  # the builds too: the batch ends here, not after building the class
+            raise
         list(builds)
-    if not counted:
-        return interrupted(args, subs, todo, grader.recorded)
     grade_one.finish_graders(work, threads)
     stats = grader.stats
 

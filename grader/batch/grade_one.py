@@ -283,6 +283,8 @@ def count_references(recipe, lab, out, policy=None, quiet=False, seconds=600.0):
         said = raw.decode("utf-8", "replace").strip()
     except subprocess.TimeoutExpired:
         code, said = None, f"they took longer than {seconds:.0f} s"
+    except OSError as e:
+        code, said = None, f"the grader could not be run: {e}"
     if code != 0:
         print("grade batch: the references' counters were not counted once for the class, so every grade counts "
               "them itself: " + said[-600:], file=sys.stderr)
@@ -307,12 +309,12 @@ def describe_lab(grader, lab, worker, folder, gpu=None, seconds=120.0):
     the worker could not say, with the reason said: each grade then asks its own worker, and
     where the GPU cannot be used, grades on the emulator, as one ./grade does; also when the
     batch is stopping, whose graders then start nothing."""
-    os.makedirs(folder, exist_ok=True)
     path = os.path.abspath(os.path.join(folder, f"{lab}_{'emulated' if gpu is None else 'gpu' + str(gpu)}.json"))
     env = dict(os.environ)
     if gpu is not None:
         env["CUDA_VISIBLE_DEVICES"] = str(gpu)
     try:
+        os.makedirs(folder, exist_ok=True)
         raw, code = children.run([grader, "--describe-lab", lab, worker, path], seconds, env=env)
         said = raw.decode("utf-8", "replace").strip()
     except subprocess.TimeoutExpired:
