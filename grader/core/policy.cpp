@@ -106,6 +106,7 @@ policy parse_policy(const nlohmann::json& doc) {
     read(t, "confidence", p.confidence, "timing");
     read(t, "implausible_fraction", p.implausible_fraction, "timing");
     read(t, "timeout_seconds", p.timing_timeout_seconds, "timing");
+    read(t, "same_worker", p.timing_same_worker, "timing");
     read(doc, "emulated_performance", p.emulated_performance, "policy");
     p.forbidden_libraries = read_library_rules(doc);
     const auto& rc = doc.value("race_check", nlohmann::json::object());

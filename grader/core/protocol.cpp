@@ -64,6 +64,12 @@ worker_job timing_job_of(const timing_request& request) {
     return job;
 }
 
+worker_job correctness_then_timing_job_of(const correctness_request& correctness, const timing_request& timing) {
+    worker_job job = correctness_job_of(correctness);
+    job.timing = timing;
+    return job;
+}
+
 worker_job profile_job_of(const profile_request& request) {
     worker_job job = describe_job(sandbox_mode::relaxed);  // under ncu
     job.command = worker_command::profile;

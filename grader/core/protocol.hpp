@@ -102,13 +102,19 @@ struct worker_job {
     worker_command command = worker_command::describe;
     sandbox_mode sandbox = sandbox_mode::strict;
     std::optional<correctness_request> correctness;  // with worker_command::correctness and references
-    std::optional<timing_request> timing;            // with worker_command::timing
+    // With worker_command::timing; with worker_command::correctness (a GPU's), the parts
+    // that pass are timed next by the same worker (correctness_then_timing_job_of).
+    std::optional<timing_request> timing;
     std::optional<profile_request> profile;          // with worker_command::profile
 };
 
 worker_job describe_job(sandbox_mode sandbox = sandbox_mode::strict);
 worker_job correctness_job_of(const correctness_request& request, sandbox_mode sandbox = sandbox_mode::strict);
 worker_job timing_job_of(const timing_request& request);
+// The correctness cases and then, in the same process and CUDA context, the timing of the
+// parts that passed (their ids replace `timing.parts`): a timing_ready_event after the last
+// case, then "go" as for a timing job. Policy timing.same_worker.
+worker_job correctness_then_timing_job_of(const correctness_request& correctness, const timing_request& timing);
 worker_job profile_job_of(const profile_request& request);
 
 // The command line that runs `worker` on `job`, its events on descriptor 3.

@@ -136,7 +136,8 @@ void to_json(nlohmann::json& j, const timing_result& r) {
          {"implausible", r.implausible},
          {"copy_gbps", r.copy_gbps},
          {"peak_gbps", r.peak_gbps},
-         {"recheck", r.recheck}};
+         {"recheck", r.recheck},
+         {"worker", r.worker}};
 }
 
 void to_json(nlohmann::json& j, const check_result& r) {

@@ -77,6 +77,9 @@ struct timing_result {
     double copy_gbps = 0;
     double peak_gbps = 0;
     std::string recheck;  // empty when the post-timing re-check passed
+    // The worker whose run measured it first: "correctness" (the correctness cases' own,
+    // policy timing.same_worker) or "timing" (one started to time); "" when not measured.
+    std::string worker;
 };
 
 // info: measured and reported, not graded (e.g. counters shown with --profile).

@@ -124,7 +124,7 @@ correctness_status status_of(const part_correctness_event& e) {
 }  // namespace
 
 void correctness_phase(const session& s, std::map<std::string, part_result>& results,
-                       const std::function<void(const std::string& part)>& not_correct) {
+                       const std::function<void(const std::string& part)>& not_correct, const timing_next* then) {
     const auto failed = [&](const std::string& id) {
         if (not_correct) not_correct(id);
     };
@@ -154,7 +154,7 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
             correctness_request r = request;
             r.parts = which;
             r.wait_for_go = true;
-            return correctness_job_of(r);
+            return then != nullptr ? correctness_then_timing_job_of(r, then->request) : correctness_job_of(r);
         },
         // With counters (the emulator), the part ends with its counters event: a worker that
         // dies in the traced runs is then blamed on this part, not the next.
@@ -183,6 +183,8 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 c.status = status_of(verdict);
                 if (verdict.warp_shuffles) c.warp_shuffles = *verdict.warp_shuffles;
                 if (c.status != correctness_status::passed) failed(verdict.part);
+            } else if (then != nullptr && (is_event<timing_event>(ev) || is_event<timing_failed_event>(ev))) {
+                then->collected->take(ev, results);
             }
         },
         [&](const std::string& id, const worker_run& run, const std::string& in_flight) {
@@ -200,7 +202,12 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
             for (const auto& r : records[id])
                 if (!r.ok) ++c.failed;
         },
-        [&](const nlohmann::json& ev) { return turn.answer(ev); });
+        [&](const nlohmann::json& ev) {
+            if (then == nullptr || !is_event<timing_ready_event>(ev)) return turn.answer(ev);
+            // Its cases are over: the shared hold goes before the grading asks for the GPU alone.
+            turn.finish();
+            return then->ready(ev);
+        });
     turn.finish();
     s.gpu_seconds.shared += turn.seconds_held();
     s.gpu_seconds.correctness_ready += turn.seconds_to_ready();

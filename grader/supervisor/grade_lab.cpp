@@ -1,5 +1,6 @@
 #include "supervisor/grade_lab.hpp"
 
+#include <algorithm>
 #include <ctime>
 #include <map>
 
@@ -11,6 +12,7 @@
 #include "core/ladder.hpp"
 #include "core/lab_scoring.hpp"
 #include "core/stopwatch.hpp"
+#include "supervisor/gpu_turn.hpp"
 #include "supervisor/phases.hpp"
 #include "supervisor/session.hpp"
 #include "supervisor/worker_choice.hpp"
@@ -88,10 +90,14 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
         // Racecheck too, on the GPU (it holds it shared): `racecheck` is what the grading waited
         // for it after the correctness cases.
         early_race_run early_races(s);
-        correctness_phase(s, results, [&](const std::string& id) { early_races.part_not_correct(id); });
-        lap("correctness");
         race_results races;
-        if (s.gpu()) {
+        // Between the correctness cases and timing on a GPU: racecheck's verdicts, and the
+        // emulator's run, which must end before timing. Once, wherever timing begins.
+        bool between_done = false;
+        const auto between = [&] {
+            if (between_done) return;
+            between_done = true;
+            lap("correctness");
             races = race_phase(s, results, &early_races);
             lap("racecheck");
             if (emulated.valid()) {
@@ -101,9 +107,37 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
                 take_emulated_technique_run(s, std::move(run), results);
             }
             lap("emulator_wait");
-            timing_phase(s, results);
+        };
+        // timing.same_worker: the correctness worker times the parts that pass next. It times
+        // only parts this grading found correct, once; whatever it leaves, timing_phase times.
+        timing_collected timed;
+        gpu_turn timing_turn(s.lock(), gpu_turn::phase::timing);
+        timing_next then{timing_request_of(s, pol.rounds, s.seed), {}, &timed};
+        then.ready = [&](const nlohmann::json& ready) -> std::string {
+            const bool first = !between_done;
+            between();
+            const auto ids = ready.get<timing_ready_event>().parts;
+            const bool all_correct = std::all_of(ids.begin(), ids.end(), [&](const std::string& id) {
+                return results[id].correctness.status == correctness_status::passed;
+            });
+            if (!first || ids.empty() || !all_correct) return "stop\n";
+            s.say(fmt::format("performance: {} round(s) for part(s) {}, in the correctness cases' worker", pol.rounds,
+                              join(ids, ", ")));
+            timing_turn.worker_starts();
+            return timing_turn.answer(ready);
+        };
+        const bool time_next = s.gpu() && pol.timing_same_worker && !opt.kernel_output;
+        correctness_phase(s, results, [&](const std::string& id) { early_races.part_not_correct(id); },
+                          time_next ? &then : nullptr);
+        if (s.gpu()) {
+            between();
+            timing_turn.finish();
+            s.gpu_seconds.alone += timing_turn.seconds_held();
+            s.gpu_seconds.timing_ready += timing_turn.seconds_to_ready();
+            timing_phase(s, results, &timed);
             lap("timing");
         } else {
+            lap("correctness");
             r.reference_counters = s.reference_counters;
             for (auto& [id, pr] : results) pr.timing.reason = "not timed: the CPU emulator cannot time kernels (its counters below stand in)";
             if (opt.profile)

@@ -6,21 +6,50 @@
 #include <string>
 #include <vector>
 
+#include "core/protocol.hpp"
 #include "core/result.hpp"
+#include "core/timing_analysis.hpp"
 #include "supervisor/session.hpp"
 
 namespace course {
 
 // The phases of grading a lab, in order; each fills the parts' results by id.
 
+// What the timing runs of a grading measured, by part: from timing events (`take`; a
+// timing_failed_event marks the part's result failed).
+struct timing_collected {
+    std::map<std::string, timing_samples> samples;
+    std::map<std::string, std::string> recheck;
+    nlohmann::json benchmark;  // Google Benchmark's JSON of every timed run
+    void take(const nlohmann::json& event, std::map<std::string, part_result>& results);
+};
+
+// GPU, policy timing.same_worker: the correctness worker times the parts that pass once its
+// cases end, in its own process and CUDA context (correctness_then_timing_job_of).
+// `request` is its timing (every part); `ready` answers its timing_ready_event (the event
+// as it came), once the correctness worker's shared hold of the GPU is let go: "go" once the
+// grading holds the GPU alone, or "stop"; `collected` takes its timing events.
+struct timing_next {
+    timing_request request;
+    std::function<std::string(const nlohmann::json& ready)> ready;
+    timing_collected* collected = nullptr;
+};
+
 // Every part's correctness cases, on the session's backend, with the hint of a failure;
-// `not_correct`, if given, is told each part that fails as soon as it is known.
+// `not_correct`, if given, is told each part that fails as soon as it is known; `then`, if
+// given, times next in the same worker.
 void correctness_phase(const session& s, std::map<std::string, part_result>& results,
-                       const std::function<void(const std::string& part)>& not_correct = {});
+                       const std::function<void(const std::string& part)>& not_correct = {},
+                       const timing_next* then = nullptr);
+
+// The request of a timing run of `rounds` rounds (its parts left empty).
+timing_request timing_request_of(const session& s, int rounds, std::uint64_t seed);
 
 // GPU: the correct parts timed against the naive baseline and the reference, measured
-// again when the verdict is too close to call; writes --benchmark-out.
-void timing_phase(const session& s, std::map<std::string, part_result>& results);
+// again when the verdict is too close to call; writes --benchmark-out. `measured`: what the
+// correctness worker already timed (timing_next); the parts it left are timed here.
+void timing_phase(const session& s, std::map<std::string, part_result>& results,
+                  timing_collected* measured = nullptr);
 
 // GPU: the same parts' correctness cases on the CPU emulator, for its counters and
 // hazards, which the technique checks read on both backends (emulator_verdict says how the

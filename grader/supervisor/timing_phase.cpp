@@ -1,3 +1,5 @@
+#include <set>
+
 #include <fmt/format.h>
 
 #include "core/report.hpp"
@@ -23,7 +25,9 @@ timing_samples samples_of(const timing_event& ev) {
     return t;
 }
 
-timing_request request_of(const session& s, int rounds, std::uint64_t seed) {
+}  // namespace
+
+timing_request timing_request_of(const session& s, int rounds, std::uint64_t seed) {
     timing_request r;
     r.seed = seed;
     r.tolerance_c = s.pol.tolerance_c;
@@ -33,6 +37,8 @@ timing_request request_of(const session& s, int rounds, std::uint64_t seed) {
     r.flush_bytes = s.pol.flush_bytes;
     return r;
 }
+
+namespace {
 
 // Google Benchmark's JSON of every timed run, in the order they ran: the context of the
 // first report, the benchmarks of all.
@@ -47,7 +53,26 @@ void add_benchmark_report(nlohmann::json& all, const nlohmann::json& report) {
 
 }  // namespace
 
-void timing_phase(const session& s, std::map<std::string, part_result>& results) {
+void timing_collected::take(const nlohmann::json& ev, std::map<std::string, part_result>& results) {
+    if (is_event<timing_event>(ev)) {
+        const auto timed = ev.get<timing_event>();
+        const timing_samples fresh = samples_of(timed);
+        auto& acc = samples[timed.part];
+        if (acc.ms[0].empty()) {
+            acc = fresh;
+        } else {
+            for (int k = 0; k < 3; ++k) acc.ms[k].insert(acc.ms[k].end(), fresh.ms[k].begin(), fresh.ms[k].end());
+        }
+        if (!timed.recheck.empty()) recheck[timed.part] = timed.recheck;
+        add_benchmark_report(benchmark, timed.benchmark);
+    } else if (is_event<timing_failed_event>(ev)) {
+        const auto failed = ev.get<timing_failed_event>();
+        results[failed.part].timing.status = timing_status::failed;
+        results[failed.part].timing.reason = "timing failed: " + failed.message;
+    }
+}
+
+void timing_phase(const session& s, std::map<std::string, part_result>& results, timing_collected* measured) {
     std::vector<std::string> ids;
     for (const auto& p : s.parts) {
         if (results[p.id].correctness.status == correctness_status::passed) {
@@ -59,9 +84,11 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
     if (ids.empty()) return;
     const lab_policy& lp = s.lab();
     const timing_rule rule{lp.threshold_fraction, lp.floor_fraction, s.pol.confidence, s.pol.implausible_fraction};
-    std::map<std::string, timing_samples> samples;
-    std::map<std::string, std::string> recheck;
-    nlohmann::json benchmark;
+    timing_collected own;
+    timing_collected& got = measured != nullptr ? *measured : own;
+    auto& samples = got.samples;
+    auto& recheck = got.recheck;
+    auto& benchmark = got.benchmark;
 
     auto measure = [&](const std::vector<std::string>& which, int rounds, int pass) {
         s.say(fmt::format("performance: {} round(s) for part(s) {}", rounds, join(which, ", ")));
@@ -70,29 +97,12 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
             s, which, timeouts(s.pol.timing_timeout_seconds, 3600),
             [&](const std::vector<std::string>& w) {
                 turn.worker_starts();
-                timing_request r = request_of(s, rounds, s.seed + pass);
+                timing_request r = timing_request_of(s, rounds, s.seed + pass);
                 r.parts = w;
                 return timing_job_of(r);
             },
             {timing_event::event, timing_failed_event::event},
-            [&](const nlohmann::json& ev) {
-                if (is_event<timing_event>(ev)) {
-                    const auto timed = ev.get<timing_event>();
-                    const timing_samples fresh = samples_of(timed);
-                    auto& acc = samples[timed.part];
-                    if (acc.ms[0].empty()) {
-                        acc = fresh;
-                    } else {
-                        for (int k = 0; k < 3; ++k) acc.ms[k].insert(acc.ms[k].end(), fresh.ms[k].begin(), fresh.ms[k].end());
-                    }
-                    if (!timed.recheck.empty()) recheck[timed.part] = timed.recheck;
-                    add_benchmark_report(benchmark, timed.benchmark);
-                } else if (is_event<timing_failed_event>(ev)) {
-                    const auto failed = ev.get<timing_failed_event>();
-                    results[failed.part].timing.status = timing_status::failed;
-                    results[failed.part].timing.reason = "timing failed: " + failed.message;
-                }
-            },
+            [&](const nlohmann::json& ev) { got.take(ev, results); },
             [&](const std::string& id, const worker_run& run, const std::string&) {
                 // Before "go" the worker ran only the course's code: not the part's fault.
                 turn.blame_before_go("timing", describe_end_with_error(run));
@@ -106,7 +116,15 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
         s.say(fmt::format("performance: measured with the GPU to itself for {:.2f} s", turn.seconds_held()));
     };
 
-    measure(ids, s.pol.rounds, 0);
+    // The first pass: the parts the correctness worker did not time (timing.same_worker),
+    // or every correct part.
+    std::vector<std::string> first;
+    std::set<std::string> timed_before;
+    for (const auto& id : ids) {
+        if (samples.count(id)) timed_before.insert(id);
+        if (!samples.count(id) && results[id].timing.status != timing_status::failed) first.push_back(id);
+    }
+    if (!first.empty()) measure(first, s.pol.rounds, 0);
     std::vector<std::string> undecided;
     for (const auto& id : ids) {
         if (!samples.count(id)) continue;
@@ -128,6 +146,7 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results)
             continue;
         }
         t = analyze_timing(samples[id], rule);
+        t.worker = timed_before.count(id) ? "correctness" : "timing";
         if (recheck.count(id)) {
             t.recheck = recheck[id];
             t.credit = 0;

@@ -52,6 +52,9 @@ int main(int argc, char** argv) {
                    "PART:CHECK=STATUS, e.g. B:sanitize=failed; CHECK=STATUS for a check of the whole lab");
     app.add_option("--expect-part", part_status, "PART=STATUS: one part's correctness, e.g. B=failed");
     app.add_option("--expect-timed", timed_status, "PART=STATUS: one part's timing, e.g. C=not_measured");
+    std::string timing_worker;
+    app.add_option("--expect-timing-worker", timing_worker,
+                   "The worker every measured part's timing names (correctness or timing)");
     app.add_option("--out", out, "Prefix of the report files")->required();
     CLI11_PARSE(app, argc, argv);
 
@@ -125,6 +128,16 @@ int main(int argc, char** argv) {
     };
     expect_status(part_status, "correctness");
     expect_status(timed_status, "timing");
+    if (!timing_worker.empty()) {
+        int measured = 0;
+        for (const auto& p : result["parts"]) {
+            if (p["timing"]["status"] != "measured") continue;
+            ++measured;
+            const std::string got = p["timing"].value("worker", "");
+            if (got != timing_worker) ok = fail("part " + p["id"].get<std::string>() + " was timed by the " + got + " worker");
+        }
+        if (measured == 0) ok = fail("no part was timed");
+    }
     for (const auto& spec : checks) {
         const auto colon = spec.find(':'), eq = spec.find('=');
         const std::string part = spec.substr(0, colon), name = spec.substr(colon + 1, eq - colon - 1),

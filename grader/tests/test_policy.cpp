@@ -113,6 +113,18 @@ TEST_CASE("bad policies are rejected with a message naming the key") {
     std::remove(not_json.c_str());
 }
 
+TEST_CASE("timing in the correctness worker: off by default, on from a policy file, a bool only") {
+    CHECK_FALSE(load_policy("").timing_same_worker);
+    const std::string on = write_temp(R"({"timing": {"same_worker": true}})");
+    const policy p = load_policy(on);
+    CHECK(p.timing_same_worker);
+    CHECK(p.rounds == 21);  // the rest of "timing" stays the default's
+    const std::string bad = write_temp(R"({"timing": {"same_worker": "yes"}})");
+    CHECK_THROWS_WITH_AS(load_policy(bad), doctest::Contains("timing.same_worker"), policy_error);
+    std::remove(on.c_str());
+    std::remove(bad.c_str());
+}
+
 TEST_CASE("technique checks: forbidden libraries and the race check, with their defaults") {
     const policy p = load_policy("");
     REQUIRE(p.forbidden_libraries.size() == 5);

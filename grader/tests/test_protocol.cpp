@@ -48,6 +48,23 @@ TEST_CASE("a job travels as JSON and back unchanged") {
     CHECK(nlohmann::json(correctness_job_of(waiting)).get<worker_job>().correctness->wait_for_go);
 }
 
+TEST_CASE("a correctness job that times next carries both requests, and a plain one no timing") {
+    correctness_request cases;
+    cases.parts = {"A", "B"};
+    cases.wait_for_go = true;
+    const timing_request timed{{"A", "B"}, 9, 3.0, {{"reduction", sized(1024)}}, 21, 1, 4096};
+    const worker_job job = nlohmann::json(correctness_then_timing_job_of(cases, timed)).get<worker_job>();
+    CHECK(job.command == worker_command::correctness);
+    CHECK(job.sandbox == sandbox_mode::strict);
+    REQUIRE(job.correctness);
+    CHECK(job.correctness->parts == std::vector<std::string>{"A", "B"});
+    CHECK(job.correctness->wait_for_go);
+    REQUIRE(job.timing);
+    CHECK(job.timing->seed == 9u);
+    CHECK(job.timing->rounds == 21);
+    CHECK_FALSE(nlohmann::json(correctness_job_of(cases)).get<worker_job>().timing);
+}
+
 TEST_CASE("a job with a missing key or an unknown name is refused, not defaulted") {
     nlohmann::json wire =
         timing_job_of({{"A"}, 1, 3.0, {{"reduction", sized(1024)}, {"transpose", sized("64x64")}}, 21, 1, 4096});

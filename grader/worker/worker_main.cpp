@@ -136,9 +136,12 @@ int run_references(const std::vector<const part*>& parts, const correctness_requ
 }
 #endif
 
+// `then_time`, when given (a GPU's correctness job with a timing request): after the last
+// part's cases, the parts that passed are timed in this process, whose CUDA context is made.
 int run_correctness_phase(const std::vector<const part*>& parts, correctness_job job,
                           const std::optional<counters_request>& counters, const versions_of_part& versions_of,
-                          bool wait_for_go_first) {
+                          bool wait_for_go_first,
+                          const std::function<void(const std::vector<std::string>&)>& then_time = {}) {
     // The inputs first, on the host and while other graders may be timing: no GPU needed.
     // A GPU worker makes its reductions' inputs on the device instead, case by case.
     job.inputs_on_device = inputs_made_on_device;
@@ -147,8 +150,9 @@ int run_correctness_phase(const std::vector<const part*>& parts, correctness_job
         correctness_ready_event ready;
         for (const part* p : parts) ready.parts.push_back(p->id);
         events().emit(ready);
-        wait_for_go("correctness cases");
+        wait_for_go("correctness cases", static_cast<bool>(then_time));
     }
+    std::vector<std::string> passed;
     for (const part* p : parts) {
         job.target = p;
 #if defined(COURSE_EMULATE)
@@ -190,7 +194,9 @@ int run_correctness_phase(const std::vector<const part*>& parts, correctness_job
         (void)versions_of;
 #endif
         if (s.sticky) return exit_sticky;
+        if (s.passed) passed.push_back(p->id);
     }
+    if (then_time && !passed.empty()) then_time(passed);
     return exit_ok;
 }
 
@@ -338,14 +344,29 @@ int worker_main(int argc, char** argv, const lab_config& config) {
             events().emit(error_event{"only the CPU emulator counts the references", false});
             return exit_usage;
 #endif
-        case worker_command::correctness:
+        case worker_command::correctness: {
+            // With a timing request too, the parts that pass are timed next, in this process.
+            std::function<void(const std::vector<std::string>&)> then_time;
+            if (job.timing) {
+#if defined(COURSE_EMULATE)
+                events().emit(error_event{"the CPU emulator cannot time kernels", false});
+                return exit_usage;
+#else
+                then_time = [&](const std::vector<std::string>& ids) {
+                    timing_request request = *job.timing;
+                    request.parts = ids;
+                    run_timing(timing_job_from(request, config, lab), device);
+                };
+#endif
+            }
             return run_correctness_phase(
                 select_parts(lab.student, job.correctness->parts), correctness_job_from(*job.correctness),
                 job.correctness->counters, [&](const part& p) {
                     return std::array<const part*, 3>{baseline_for(config, lab, p.id), find_part(lab.reference, p.id),
                                                       &p};
                 },
-                job.correctness->wait_for_go);
+                job.correctness->wait_for_go, then_time);
+        }
         case worker_command::timing:
 #if defined(COURSE_EMULATE)
             events().emit(error_event{"the CPU emulator cannot time kernels", false});
