@@ -146,11 +146,21 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
     }
     // Each worker makes its inputs holding nothing, then runs its cases with the GPU shared.
     gpu_turn turn(s.lock(), gpu_turn::phase::correctness);
+    // With `then`: the running worker's parts, and those of them with a verdict. Once every
+    // one has it, no kernel of the student's runs before timing's "go": the shared hold goes
+    // then, not while the worker makes timing's host inputs, and only then may it time.
+    std::vector<std::string> running;
+    std::set<std::string> judged;
+    const auto all_judged = [&] {
+        return std::all_of(running.begin(), running.end(), [&](const std::string& id) { return judged.count(id) > 0; });
+    };
 
     run_parts(
         s, ids, timeouts(s.pol.case_timeout_seconds, 3600),
         [&](const std::vector<std::string>& which) {
             turn.worker_starts();
+            running = which;
+            judged.clear();
             correctness_request r = request;
             r.parts = which;
             r.wait_for_go = true;
@@ -183,6 +193,8 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
                 c.status = status_of(verdict);
                 if (verdict.warp_shuffles) c.warp_shuffles = *verdict.warp_shuffles;
                 if (c.status != correctness_status::passed) failed(verdict.part);
+                judged.insert(verdict.part);
+                if (then != nullptr && all_judged()) turn.finish();
             } else if (then != nullptr && (is_event<timing_event>(ev) || is_event<timing_failed_event>(ev))) {
                 then->collected->take(ev, results);
             }
@@ -204,9 +216,9 @@ void correctness_phase(const session& s, std::map<std::string, part_result>& res
         },
         [&](const nlohmann::json& ev) {
             if (then == nullptr || !is_event<timing_ready_event>(ev)) return turn.answer(ev);
-            // Its cases are over: the shared hold goes before the grading asks for the GPU alone.
-            turn.finish();
-            return then->ready(ev);
+            // Its cases are over (their hold gone above), or it is refused: so no worker is
+            // started while the grading holds the GPU alone for this one's timing.
+            return all_judged() ? then->ready(ev) : std::string("stop\n");
         });
     turn.finish();
     s.gpu_seconds.shared += turn.seconds_held();

@@ -126,6 +126,8 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
             timing_turn.worker_starts();
             return timing_turn.answer(ready);
         };
+        // Not with --show-output, which runs a worker per part: a later part's worker would
+        // start while this grading held the GPU alone for an earlier one's timing.
         const bool time_next = s.gpu() && pol.timing_same_worker && !opt.kernel_output;
         correctness_phase(s, results, [&](const std::string& id) { early_races.part_not_correct(id); },
                           time_next ? &then : nullptr);

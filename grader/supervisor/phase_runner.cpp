@@ -79,6 +79,13 @@ void run_phase(const session& s, std::vector<std::string> ids, const worker_limi
         for (const auto& id : ids)
             if (!finished.count(id)) left.push_back(id);
         if (left.empty()) return;
+        // The worker ended right after the part it was on was done (a sticky CUDA error ends
+        // it there, its context lost): no part is to blame, and the parts left start again in a
+        // new worker. This run finished one, so the loop ends.
+        if (!current_part.empty() && finished.count(current_part)) {
+            ids = left;
+            continue;
+        }
         // The worker stopped early. Blame the part it was on (or the first unfinished one).
         const std::string culprit =
             std::find(left.begin(), left.end(), current_part) != left.end() ? current_part : left.front();
