@@ -121,8 +121,11 @@ void timing_phase(const session& s, std::map<std::string, part_result>& results,
     std::vector<std::string> first;
     std::set<std::string> timed_before;
     for (const auto& id : ids) {
-        if (samples.count(id)) timed_before.insert(id);
-        if (!samples.count(id) && results[id].timing.status != timing_status::failed) first.push_back(id);
+        if (samples.count(id)) {
+            timed_before.insert(id);
+        } else if (results[id].timing.status != timing_status::failed) {
+            first.push_back(id);
+        }
     }
     if (!first.empty()) measure(first, s.pol.rounds, 0);
     std::vector<std::string> undecided;
