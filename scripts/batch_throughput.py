@@ -14,8 +14,11 @@ results folder with `grader/batch/grade_batch.py` (what ./grade batch runs) and 
 figures are read from RESULTS/batch_stats.json; verdicts are compared per submission
 (gradebook status, score, maximum and parts passed; per part, from report.json, the
 correctness outcome, the timing verdict, the points and any penalty), never speedups or
-times. Exit status: 0 when every run graded the whole class with the first run's
-verdicts, 1 otherwise (the work folder is then kept), 2 for bad options.
+times. With --reference FILE (an earlier run's --out, which keeps each run's verdicts),
+that file's first run is the reference of every run here instead: an A/B of two builds,
+trees or policies on the same class. Exit status: 0 when every run graded the whole class
+with the reference's verdicts, 1 otherwise (the work folder is then kept), 2 for bad
+options.
 """
 import argparse
 import json
@@ -161,9 +164,9 @@ def number(x, fmt="{:.1f}"):
     return "-" if x is None else fmt.format(x)
 
 
-def table(runs):
+def table(runs, reference=None):
     head = ("K", "submissions", "elapsed s", "per minute (builds included)", "per minute once built",
-            f"verdicts equal to K={runs[0]['graders_per_gpu']}")
+            f"verdicts equal to {reference}" if reference else f"verdicts equal to K={runs[0]['graders_per_gpu']}")
     lines = [head]
     for r in runs:
         s = r["stats"] or {}
@@ -205,6 +208,20 @@ def parse_graders(text, any_reference):
     return ks, None
 
 
+def reference_verdicts(path, lab, count):
+    """(the first run's verdicts of an earlier --out file, None), or (None, what is wrong)."""
+    try:
+        with open(path) as f:
+            earlier = json.load(f)
+        verdicts = earlier["runs"][0]["verdicts"]
+    except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
+        return None, f"--reference {path}: not an --out file of this script with verdicts ({e})"
+    if earlier.get("lab") != lab or earlier.get("count") != count or not isinstance(verdicts, dict):
+        return None, (f"--reference {path}: graded {earlier.get('count')} {earlier.get('lab')} submissions, "
+                      f"not {count} {lab}")
+    return verdicts, None
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--lab", default="lab3")
@@ -221,6 +238,8 @@ def main(argv=None):
     p.add_argument("--work", help="folder for the class and the results (default: a temporary one)")
     p.add_argument("--out", help="write the results as JSON here")
     p.add_argument("--keep", action="store_true", help="keep the class and the results folders")
+    p.add_argument("--reference", help="an earlier run's --out file: its first run's verdicts are the reference of "
+                   "every run here (the same --lab and --count; an A/B of two builds or policies)")
     args = p.parse_args(argv)
 
     ks, problem = parse_graders(args.graders, args.any_reference)
@@ -233,6 +252,9 @@ def main(argv=None):
         problem = "--jobs must be 1 or more"
     if problem is None and args.policy and not os.path.isfile(args.policy):
         problem = f"policy file {args.policy} does not exist"
+    reference = None
+    if problem is None and args.reference:
+        reference, problem = reference_verdicts(args.reference, args.lab, args.count)
     if problem:
         print(f"batch_throughput: {problem}", file=sys.stderr)
         return 2
@@ -250,7 +272,8 @@ def main(argv=None):
           f"{'the CPU emulator' if args.emulate else 'GPU(s) ' + args.gpus}, "
           f"policy {args.policy or 'default'}", flush=True)
 
-    runs, reference, failed = [], None, False
+    runs, failed = [], False
+    from_file = reference is not None
     for i, k in enumerate(ks):
         results = os.path.join(work, f"results-{i + 1}-k{k}")
         log = os.path.join(work, f"batch-{i + 1}-k{k}.log")
@@ -264,12 +287,13 @@ def main(argv=None):
             run["seconds"] = phase_medians(results)
             run["median_speedups"] = median_speedups(results)
             verdicts = read_verdicts(results)
+            run["verdicts"] = verdicts
             if reference is None:
                 reference = verdicts
             diffs = differences(reference, verdicts)
             run["differences"] = [{"submission": n, "what": w} for n, w in diffs]
             run["verdicts_equal"] = not diffs
-            run["verdicts_equal_text"] = "yes (reference)" if i == 0 else equal_column(diffs)
+            run["verdicts_equal_text"] = "yes (reference)" if i == 0 and not from_file else equal_column(diffs)
         else:
             run["verdicts_equal_text"] = "batch failed"
         failed = failed or error is not None or run["verdicts_equal"] is False
@@ -285,7 +309,7 @@ def main(argv=None):
             break  # no reference to compare the others with
 
     print()
-    print(table(runs))
+    print(table(runs, args.reference and os.path.basename(args.reference)))
     phases = phase_table(runs)
     if phases:
         print()
@@ -302,7 +326,7 @@ def main(argv=None):
 
     keep = args.keep or failed
     result = {"host": socket.gethostname(), "gpu": None if args.emulate else gpu_names(args.gpus),
-              "lab": args.lab, "policy": args.policy, "count": args.count, "class": mix, "jobs": args.jobs,
+              "lab": args.lab, "policy": args.policy, "reference": args.reference, "count": args.count, "class": mix, "jobs": args.jobs,
               "gpus": args.gpus, "emulate": args.emulate, "ok": not failed,
               "runs": [{k: v for k, v in r.items() if keep or k not in ("results", "log")} for r in runs]}
     if args.out:

@@ -77,7 +77,7 @@ struct policy {
     double confidence = 0;
     double implausible_fraction = 0;
     double timing_timeout_seconds = 0;
-    bool timing_same_worker = false;  // the correctness worker times the parts that pass (GPU)
+    bool timing_same_worker = true;  // the correctness worker times the parts that pass (GPU)
     // technique checks
     std::vector<library_rule> forbidden_libraries;
     std::vector<std::string> race_check_inputs;

@@ -131,6 +131,41 @@ class CompareTest(unittest.TestCase):
             tp.run_batch = real
             shutil.rmtree(tmp)
 
+    def test_a_reference_file_is_the_first_runs_reference(self):
+        # Two invocations, as an A/B runs them: the second compares its runs with the first's
+        # stored verdicts, so its first run can differ too.
+        def fake_batch(args, subs, results, k, log):
+            os.makedirs(results)
+            crashed = args.policy is not None and k == 2
+            rows = [row(n, status="crashed" if crashed and n == "student_003" else "graded")
+                    for n in sorted(os.listdir(subs))]
+            with open(os.path.join(results, "gradebook.json"), "w") as f:
+                json.dump(rows, f)
+            open(log, "w").close()
+            return {"submissions": 3, "elapsed_s": 6.0, "per_minute": 30.0, "per_minute_once_built": 45.0}, None
+
+        tmp = tempfile.mkdtemp()
+        real, tp.run_batch = tp.run_batch, fake_batch
+        try:
+            a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
+            self.assertEqual(tp.main(["--count", "3", "--graders", "2", "--any-reference", "--out", a]), 0)
+            with open(a) as f:
+                self.assertEqual(sorted(json.load(f)["runs"][0]["verdicts"]),
+                                 ["student_001", "student_002", "student_003"])
+            self.assertEqual(tp.main(["--count", "3", "--graders", "2,1", "--any-reference", "--policy", POLICY,
+                                      "--reference", a, "--out", b]), 1)
+            with open(b) as f:
+                runs = json.load(f)["runs"]
+            self.assertEqual([r["verdicts_equal"] for r in runs], [False, True])
+            self.assertEqual(runs[0]["verdicts_equal_text"], "1 differ: student_003")
+            self.assertEqual(runs[1]["verdicts_equal_text"], "yes")
+            # Not the same class: refused before any batch.
+            self.assertEqual(tp.main(["--count", "4", "--graders", "1", "--reference", a]), 2)
+            self.assertEqual(tp.main(["--count", "3", "--graders", "1", "--reference", os.path.join(tmp, "none")]), 2)
+        finally:
+            tp.run_batch = real
+            shutil.rmtree(tmp)
+
     def test_bad_options(self):
         self.assertEqual(tp.main(["--graders", "2,1"]), 2)
         self.assertEqual(tp.main(["--lab", "lab9"]), 2)
