@@ -370,4 +370,14 @@ std::string movement_hint(const std::vector<case_record>& cases, unsigned tile) 
            "both.";
 }
 
+std::string race_hint(const std::string& race, const std::string& emulator_hint) {
+    std::string text = "The CPU emulator, running the same file, found a shared-memory race: " + race +
+                       ". On a GPU a race's outcome changes from run to run, so which sizes went wrong here follows "
+                       "no rule.";
+    if (emulator_hint.empty())
+        return text + " Put a barrier between the write and the read (__syncthreads(), or __syncwarp() between "
+                      "lanes of one warp).";
+    return text + " On the emulator it goes wrong the same way every run: " + emulator_hint;
+}
+
 }  // namespace course

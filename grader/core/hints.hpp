@@ -23,4 +23,11 @@ inline constexpr const char* not_in_input_words = "which is nowhere in this inpu
 // `tile` is the tile edge the kernel works in (32).
 std::string movement_hint(const std::vector<case_record>& cases, unsigned tile);
 
+// On a GPU, the hint of a part that went wrong there and whose run on the CPU emulator (the
+// same file, beside the GPU's cases) found a shared-memory race: which sizes a race spoils
+// changes from run to run on a GPU, so the hint names the race the emulator found (`race`,
+// one of its hazard findings) and gives the emulator's own hint (`emulator_hint`, read from
+// results the race spoils the same way every run there; "" if the emulator's cases passed).
+std::string race_hint(const std::string& race, const std::string& emulator_hint);
+
 }  // namespace course

@@ -4,6 +4,7 @@
 // the CPU's cores while the GPU's own correctness cases run (grade_lab).
 #include <fmt/format.h>
 
+#include "core/hints.hpp"
 #include "core/stopwatch.hpp"
 
 #include <memory>
@@ -60,6 +61,9 @@ void take_emulated_technique_run(const session& s, emulated_run from_run,
     for (const auto& meta : s.parts) {
         part_result& into = results[meta.id];
         part_result& from = from_run.parts[meta.id];
+        // Wrong here and racy there: the race, not this run's sizes, explains it.
+        if (into.correctness.status == correctness_status::failed && !from.hazards.races.empty())
+            into.correctness.hint = race_hint(from.hazards.races.front(), from.correctness.hint);
         into.counters = std::move(from.counters);
         into.counters_problems = std::move(from.counters_problems);
         into.hazards = std::move(from.hazards);

@@ -311,3 +311,24 @@ TEST_CASE("wrong below a size that was right, with no rule of sizes: a race") {
           "Right for every n up to 255, wrong from n = 256 on (all ones, n = 256: 224 instead of 256): work through "
           "n = 256 by hand with the diagram in the handout.");
 }
+
+TEST_CASE("wrong on a GPU where the emulator found a race: the race and the emulator's own hint") {
+    // unsynced_combine's lab 4 A on an H100 once passed every n up to 257 and failed from
+    // n = 1000 on: the sizes said nothing of the race, whose finding the emulator has.
+    const std::string race =
+        "kernel 'reduce_shuffle', block (0,0,0): data race on __shared__ memory: thread (1,0,0) reads a word "
+        "(at kernels.cu:50) and thread (32,0,0) writes it (at kernels.cu:48) with no __syncthreads() between them";
+    CHECK(race_hint(race, "Right while the whole input fits in one warp (n <= 32), wrong from n = 33 on.") ==
+          "The CPU emulator, running the same file, found a shared-memory race: kernel 'reduce_shuffle', block "
+          "(0,0,0): data race on __shared__ memory: thread (1,0,0) reads a word (at kernels.cu:50) and thread "
+          "(32,0,0) writes it (at kernels.cu:48) with no __syncthreads() between them. On a GPU a race's outcome "
+          "changes from run to run, so which sizes went wrong here follows no rule. On the emulator it goes wrong "
+          "the same way every run: Right while the whole input fits in one warp (n <= 32), wrong from n = 33 on.");
+    // The emulator's cases passed (the race spoiled nothing there): the barrier's advice.
+    CHECK(race_hint(race, "") ==
+          "The CPU emulator, running the same file, found a shared-memory race: kernel 'reduce_shuffle', block "
+          "(0,0,0): data race on __shared__ memory: thread (1,0,0) reads a word (at kernels.cu:50) and thread "
+          "(32,0,0) writes it (at kernels.cu:48) with no __syncthreads() between them. On a GPU a race's outcome "
+          "changes from run to run, so which sizes went wrong here follows no rule. Put a barrier between the "
+          "write and the read (__syncthreads(), or __syncwarp() between lanes of one warp).");
+}
