@@ -208,17 +208,20 @@ def parse_graders(text, any_reference):
     return ks, None
 
 
-def reference_verdicts(path, lab, count):
+def reference_verdicts(path, lab, count, emulate):
     """(the first run's verdicts of an earlier --out file, None), or (None, what is wrong)."""
     try:
         with open(path) as f:
             earlier = json.load(f)
         verdicts = earlier["runs"][0]["verdicts"]
+        if not isinstance(verdicts, dict) or not all(isinstance(v, dict) for v in verdicts.values()):
+            raise ValueError("its verdicts are not one object per submission")
     except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
         return None, f"--reference {path}: not an --out file of this script with verdicts ({e})"
-    if earlier.get("lab") != lab or earlier.get("count") != count or not isinstance(verdicts, dict):
-        return None, (f"--reference {path}: graded {earlier.get('count')} {earlier.get('lab')} submissions, "
-                      f"not {count} {lab}")
+    if (earlier.get("lab"), earlier.get("count"), bool(earlier.get("emulate"))) != (lab, count, emulate):
+        where = lambda e: "the CPU emulator" if e else "a GPU"  # noqa: E731
+        return None, (f"--reference {path}: graded {earlier.get('count')} {earlier.get('lab')} submissions on "
+                      f"{where(earlier.get('emulate'))}, not {count} {lab} on {where(emulate)}")
     return verdicts, None
 
 
@@ -242,7 +245,7 @@ def main(argv=None):
                    "every run here (the same --lab and --count; an A/B of two builds or policies)")
     args = p.parse_args(argv)
 
-    ks, problem = parse_graders(args.graders, args.any_reference)
+    ks, problem = parse_graders(args.graders, args.any_reference or bool(args.reference))
     folder = lab_folder(args.lab)
     if problem is None and folder is None:
         problem = f"no lab {args.lab} in labs.json"
@@ -254,7 +257,7 @@ def main(argv=None):
         problem = f"policy file {args.policy} does not exist"
     reference = None
     if problem is None and args.reference:
-        reference, problem = reference_verdicts(args.reference, args.lab, args.count)
+        reference, problem = reference_verdicts(args.reference, args.lab, args.count, args.emulate)
     if problem:
         print(f"batch_throughput: {problem}", file=sys.stderr)
         return 2

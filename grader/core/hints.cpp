@@ -371,13 +371,16 @@ std::string movement_hint(const std::vector<case_record>& cases, unsigned tile) 
 }
 
 std::string race_hint(const std::string& race, const std::string& emulator_hint) {
-    std::string text = "The CPU emulator, running the same file, found a shared-memory race: " + race +
-                       ". On a GPU a race's outcome changes from run to run, so which sizes went wrong here follows "
-                       "no rule.";
-    if (emulator_hint.empty())
-        return text + " Put a barrier between the write and the read (__syncthreads(), or __syncwarp() between "
-                      "lanes of one warp).";
-    return text + " On the emulator it goes wrong the same way every run: " + emulator_hint;
+    return "The CPU emulator, which runs the same file beside the GPU, found a race in it: " + race +
+           ". Which sizes a race spoils changes from run to run on a GPU, so this is the emulator's hint, where it "
+           "goes wrong the same way every run: " + emulator_hint;
+}
+
+void apply_race_hints(std::map<std::string, part_result>& results) {
+    for (auto& [id, part] : results)
+        if (part.correctness.status == correctness_status::failed && !part.emulator_hint.empty() &&
+            !part.hazards.races.empty())
+            part.correctness.hint = race_hint(part.hazards.races.front(), part.emulator_hint);
 }
 
 }  // namespace course

@@ -1,5 +1,6 @@
 #pragma once
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -24,10 +25,14 @@ inline constexpr const char* not_in_input_words = "which is nowhere in this inpu
 std::string movement_hint(const std::vector<case_record>& cases, unsigned tile);
 
 // On a GPU, the hint of a part that went wrong there and whose run on the CPU emulator (the
-// same file, beside the GPU's cases) found a shared-memory race: which sizes a race spoils
-// changes from run to run on a GPU, so the hint names the race the emulator found (`race`,
-// one of its hazard findings) and gives the emulator's own hint (`emulator_hint`, read from
-// results the race spoils the same way every run there; "" if the emulator's cases passed).
+// same file, beside the GPU's cases) went wrong too, with a shared-memory race: which sizes a
+// race spoils changes from run to run on a GPU, so the GPU's sizes would give a different
+// hint each time. It names the race (`race`, the emulator's first hazard finding) and gives
+// the emulator's own hint, read from results the race spoils the same way every run.
 std::string race_hint(const std::string& race, const std::string& emulator_hint);
+
+// race_hint for every part it applies to (part_result::emulator_hint set, a race found, the
+// part failed): after the GPU's correctness phase has set its hints.
+void apply_race_hints(std::map<std::string, part_result>& results);
 
 }  // namespace course

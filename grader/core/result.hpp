@@ -175,6 +175,9 @@ struct part_result {
     // technique checks read there too: "passed", the first failure in words, or "" (the
     // build has no emulated worker).
     std::string emulator_verdict;
+    // GPU grading only: the emulator's hint where its cases failed (none crashed or hung);
+    // apply_race_hints gives it where the emulator also found a race. Not in the reports.
+    std::string emulator_hint;
     // The rung of the ladder the student's counters behave like (core/ladder.hpp), for a
     // correct part with counters; "" otherwise. Never decides a point.
     std::string ladder;

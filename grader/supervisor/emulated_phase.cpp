@@ -1,10 +1,10 @@
 // GPU grading: the technique checks read the CPU emulator's counters there too, so that a
 // lab file gets one verdict on its technique whichever backend grades it. The same file,
 // compiled for the emulator beside the GPU build, runs its correctness cases there, on
-// the CPU's cores while the GPU's own correctness cases run (grade_lab).
+// the CPU's cores while the GPU's own correctness cases run (grade_lab). Its hint of a part
+// it found racy stands in for the GPU's (core/hints.hpp, apply_race_hints).
 #include <fmt/format.h>
 
-#include "core/hints.hpp"
 #include "core/stopwatch.hpp"
 
 #include <memory>
@@ -61,9 +61,6 @@ void take_emulated_technique_run(const session& s, emulated_run from_run,
     for (const auto& meta : s.parts) {
         part_result& into = results[meta.id];
         part_result& from = from_run.parts[meta.id];
-        // Wrong here and racy there: the race, not this run's sizes, explains it.
-        if (into.correctness.status == correctness_status::failed && !from.hazards.races.empty())
-            into.correctness.hint = race_hint(from.hazards.races.front(), from.correctness.hint);
         into.counters = std::move(from.counters);
         into.counters_problems = std::move(from.counters_problems);
         into.hazards = std::move(from.hazards);
@@ -71,6 +68,7 @@ void take_emulated_technique_run(const session& s, emulated_run from_run,
         into.counters_error = std::move(from.counters_error);
         into.emulator_verdict =
             from.correctness.status == correctness_status::passed ? "passed" : first_failure(from.correctness);
+        into.emulator_hint = from.correctness.status == correctness_status::failed ? from.correctness.hint : "";
     }
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/grading_plan.hpp"
+#include "core/hints.hpp"
 #include "course/printf_bound.hpp"
 #include "inputs/inputs.hpp"
 #include "core/ladder.hpp"
@@ -133,6 +134,9 @@ lab_result grade_lab(const grade_options& opt, const policy& pol) {
                           time_next ? &then : nullptr);
         if (s.gpu()) {
             between();
+            // The emulator's run and the GPU's hints are both in now (with timing.same_worker
+            // the run came in before the correctness phase set its hints).
+            apply_race_hints(results);
             timing_turn.finish();
             s.gpu_seconds.alone += timing_turn.seconds_held();
             s.gpu_seconds.timing_ready += timing_turn.seconds_to_ready();

@@ -312,23 +312,45 @@ TEST_CASE("wrong below a size that was right, with no rule of sizes: a race") {
           "n = 256 by hand with the diagram in the handout.");
 }
 
-TEST_CASE("wrong on a GPU where the emulator found a race: the race and the emulator's own hint") {
+TEST_CASE("wrong on a GPU and on the emulator, which found a race: the race and the emulator's hint") {
     // unsynced_combine's lab 4 A on an H100 once passed every n up to 257 and failed from
-    // n = 1000 on: the sizes said nothing of the race, whose finding the emulator has.
+    // n = 1000 on: the GPU's sizes said nothing of the race, which the emulator found.
     const std::string race =
         "kernel 'reduce_shuffle', block (0,0,0): data race on __shared__ memory: thread (1,0,0) reads a word "
-        "(at kernels.cu:50) and thread (32,0,0) writes it (at kernels.cu:48) with no __syncthreads() between them";
-    CHECK(race_hint(race, "Right while the whole input fits in one warp (n <= 32), wrong from n = 33 on.") ==
-          "The CPU emulator, running the same file, found a shared-memory race: kernel 'reduce_shuffle', block "
-          "(0,0,0): data race on __shared__ memory: thread (1,0,0) reads a word (at kernels.cu:50) and thread "
-          "(32,0,0) writes it (at kernels.cu:48) with no __syncthreads() between them. On a GPU a race's outcome "
-          "changes from run to run, so which sizes went wrong here follows no rule. On the emulator it goes wrong "
-          "the same way every run: Right while the whole input fits in one warp (n <= 32), wrong from n = 33 on.");
-    // The emulator's cases passed (the race spoiled nothing there): the barrier's advice.
-    CHECK(race_hint(race, "") ==
-          "The CPU emulator, running the same file, found a shared-memory race: kernel 'reduce_shuffle', block "
-          "(0,0,0): data race on __shared__ memory: thread (1,0,0) reads a word (at kernels.cu:50) and thread "
-          "(32,0,0) writes it (at kernels.cu:48) with no __syncthreads() between them. On a GPU a race's outcome "
-          "changes from run to run, so which sizes went wrong here follows no rule. Put a barrier between the "
-          "write and the read (__syncthreads(), or __syncwarp() between lanes of one warp).");
+        "(at kernels.cu:50 via kernels.cu:68) and thread (32,0,0) writes it (at kernels.cu:48 via kernels.cu:68) "
+        "with no __syncthreads() between them. Which one goes first is up to the GPU; synchronise between them. "
+        "(random input, n=1)";
+    const std::string emulator_hint = "Right while the whole input fits in one warp (n <= 32), wrong from n = 33 on.";
+    const std::string expected =
+        "The CPU emulator, which runs the same file beside the GPU, found a race in it: kernel 'reduce_shuffle', "
+        "block (0,0,0): data race on __shared__ memory: thread (1,0,0) reads a word (at kernels.cu:50 via "
+        "kernels.cu:68) and thread (32,0,0) writes it (at kernels.cu:48 via kernels.cu:68) with no "
+        "__syncthreads() between them. Which one goes first is up to the GPU; synchronise between them. (random "
+        "input, n=1). Which sizes a race spoils changes from run to run on a GPU, so this is the emulator's hint, "
+        "where it goes wrong the same way every run: Right while the whole input fits in one warp (n <= 32), "
+        "wrong from n = 33 on.";
+    CHECK(race_hint(race, emulator_hint) == expected);
+
+    const auto part = [&](correctness_status gpu, const std::string& emulator, bool raced) {
+        part_result p;
+        p.correctness.status = gpu;
+        p.correctness.hint = "Right for every n up to 257, wrong from n = 1000 on.";
+        p.emulator_hint = emulator;
+        if (raced) p.hazards.races.push_back(race);
+        return p;
+    };
+    std::map<std::string, part_result> results = {
+        {"A", part(correctness_status::failed, emulator_hint, true)},
+        // The GPU's run passed: racecheck judges the race, and no hint is given.
+        {"B", part(correctness_status::passed, emulator_hint, true)},
+        // The emulator's cases passed, crashed or hung (no hint of its own kept): the GPU's.
+        {"C", part(correctness_status::failed, "", true)},
+        // No race: the GPU's sizes are its own to read.
+        {"D", part(correctness_status::failed, emulator_hint, false)},
+        // A crash on the GPU is told by its message, not by sizes.
+        {"E", part(correctness_status::crashed, emulator_hint, true)}};
+    apply_race_hints(results);
+    CHECK(results["A"].correctness.hint == expected);
+    for (const char* id : {"B", "C", "D", "E"})
+        CHECK(results[id].correctness.hint == "Right for every n up to 257, wrong from n = 1000 on.");
 }

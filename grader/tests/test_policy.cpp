@@ -115,13 +115,13 @@ TEST_CASE("bad policies are rejected with a message naming the key") {
 
 TEST_CASE("timing in the correctness worker: on by default, off from a policy file, a bool only") {
     CHECK(load_policy("").timing_same_worker);
-    const std::string on = write_temp(R"({"timing": {"same_worker": false}})");
-    const policy p = load_policy(on);
+    const std::string off = write_temp(R"({"timing": {"same_worker": false}})");
+    const policy p = load_policy(off);
     CHECK_FALSE(p.timing_same_worker);
     CHECK(p.rounds == 21);  // the rest of "timing" stays the default's
     const std::string bad = write_temp(R"({"timing": {"same_worker": "yes"}})");
     CHECK_THROWS_WITH_AS(load_policy(bad), doctest::Contains("timing.same_worker"), policy_error);
-    std::remove(on.c_str());
+    std::remove(off.c_str());
     std::remove(bad.c_str());
 }
 

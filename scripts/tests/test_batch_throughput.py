@@ -152,7 +152,8 @@ class CompareTest(unittest.TestCase):
             with open(a) as f:
                 self.assertEqual(sorted(json.load(f)["runs"][0]["verdicts"]),
                                  ["student_001", "student_002", "student_003"])
-            self.assertEqual(tp.main(["--count", "3", "--graders", "2,1", "--any-reference", "--policy", POLICY,
+            # The first K need not be 1: the file is the reference.
+            self.assertEqual(tp.main(["--count", "3", "--graders", "2,1", "--policy", POLICY,
                                       "--reference", a, "--out", b]), 1)
             with open(b) as f:
                 runs = json.load(f)["runs"]
@@ -162,6 +163,10 @@ class CompareTest(unittest.TestCase):
             # Not the same class: refused before any batch.
             self.assertEqual(tp.main(["--count", "4", "--graders", "1", "--reference", a]), 2)
             self.assertEqual(tp.main(["--count", "3", "--graders", "1", "--reference", os.path.join(tmp, "none")]), 2)
+            self.assertEqual(tp.main(["--count", "3", "--graders", "1", "--emulate", "--reference", a]), 2)
+            with open(b, "w") as f:
+                json.dump({"lab": "lab3", "count": 3, "emulate": False, "runs": [{"verdicts": ["student_001"]}]}, f)
+            self.assertEqual(tp.main(["--count", "3", "--graders", "1", "--reference", b]), 2)
         finally:
             tp.run_batch = real
             shutil.rmtree(tmp)
