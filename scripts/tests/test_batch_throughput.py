@@ -64,6 +64,19 @@ class ClassTest(unittest.TestCase):
             shutil.rmtree(tmp)
 
 
+def fake_batch_crashing(crashed):
+    """A stand-in for run_batch whose gradebook has every submission graded, except those
+    where crashed(args, K, name) holds."""
+    def fake_batch(args, subs, results, k, log):
+        os.makedirs(results)
+        rows = [row(n, status="crashed" if crashed(args, k, n) else "graded") for n in sorted(os.listdir(subs))]
+        with open(os.path.join(results, "gradebook.json"), "w") as f:
+            json.dump(rows, f)
+        open(log, "w").close()
+        return {"submissions": 3, "elapsed_s": 6.0, "per_minute": 30.0, "per_minute_once_built": 45.0}, None
+    return fake_batch
+
+
 class CompareTest(unittest.TestCase):
     def test_same_verdicts_whatever_the_times(self):
         a = {"s1": tp.verdict(row("s1"), report()), "s2": tp.verdict(row("s2", score=0.0), None)}
@@ -107,17 +120,8 @@ class CompareTest(unittest.TestCase):
 
     def test_a_difference_fails_the_script(self):
         # Batches stood in for: the K=2 run crashes student_002, which must fail the run.
-        def fake_batch(args, subs, results, k, log):
-            os.makedirs(results)
-            rows = [row(n, status="crashed" if (k, n) == (2, "student_002") else "graded")
-                    for n in sorted(os.listdir(subs))]
-            with open(os.path.join(results, "gradebook.json"), "w") as f:
-                json.dump(rows, f)
-            open(log, "w").close()
-            return {"submissions": 3, "elapsed_s": 6.0, "per_minute": 30.0, "per_minute_once_built": 45.0}, None
-
         tmp = tempfile.mkdtemp()
-        real, tp.run_batch = tp.run_batch, fake_batch
+        real, tp.run_batch = tp.run_batch, fake_batch_crashing(lambda args, k, n: (k, n) == (2, "student_002"))
         try:
             out = os.path.join(tmp, "tp.json")
             self.assertEqual(tp.main(["--count", "3", "--graders", "1,2,1", "--work", os.path.join(tmp, "w"),
@@ -134,18 +138,9 @@ class CompareTest(unittest.TestCase):
     def test_a_reference_file_is_the_first_runs_reference(self):
         # Two invocations, as an A/B runs them: the second compares its runs with the first's
         # stored verdicts, so its first run can differ too.
-        def fake_batch(args, subs, results, k, log):
-            os.makedirs(results)
-            crashed = args.policy is not None and k == 2
-            rows = [row(n, status="crashed" if crashed and n == "student_003" else "graded")
-                    for n in sorted(os.listdir(subs))]
-            with open(os.path.join(results, "gradebook.json"), "w") as f:
-                json.dump(rows, f)
-            open(log, "w").close()
-            return {"submissions": 3, "elapsed_s": 6.0, "per_minute": 30.0, "per_minute_once_built": 45.0}, None
-
         tmp = tempfile.mkdtemp()
-        real, tp.run_batch = tp.run_batch, fake_batch
+        real, tp.run_batch = tp.run_batch, fake_batch_crashing(
+            lambda args, k, n: args.policy is not None and (k, n) == (2, "student_003"))
         try:
             a, b = os.path.join(tmp, "a.json"), os.path.join(tmp, "b.json")
             self.assertEqual(tp.main(["--count", "3", "--graders", "2", "--any-reference", "--out", a]), 0)
