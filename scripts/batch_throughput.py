@@ -219,9 +219,9 @@ def reference_verdicts(path, lab, count, emulate):
     except (OSError, ValueError, KeyError, IndexError, TypeError) as e:
         return None, f"--reference {path}: not an --out file of this script with verdicts ({e})"
     if (earlier.get("lab"), earlier.get("count"), bool(earlier.get("emulate"))) != (lab, count, emulate):
-        where = lambda e: "the CPU emulator" if e else "a GPU"  # noqa: E731
+        where = {True: "the CPU emulator", False: "a GPU"}
         return None, (f"--reference {path}: graded {earlier.get('count')} {earlier.get('lab')} submissions on "
-                      f"{where(earlier.get('emulate'))}, not {count} {lab} on {where(emulate)}")
+                      f"{where[bool(earlier.get('emulate'))]}, not {count} {lab} on {where[emulate]}")
     return verdicts, None
 
 

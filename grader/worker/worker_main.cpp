@@ -319,6 +319,14 @@ int worker_main(int argc, char** argv, const lab_config& config) {
         }
 #endif
         events().emit(sandboxed);
+#if defined(COURSE_EMULATE)
+        // A timing job, or a correctness job that times next: the emulator has no clock
+        // that means anything for a GPU kernel.
+        if (job.command == worker_command::timing || job.timing) {
+            events().emit(error_event{"the CPU emulator cannot time kernels", false});
+            return exit_usage;
+        }
+#endif
 
         switch (job.command) {
         case worker_command::describe:
@@ -347,18 +355,15 @@ int worker_main(int argc, char** argv, const lab_config& config) {
         case worker_command::correctness: {
             // With a timing request too, the parts that pass are timed next, in this process.
             std::function<void(const std::vector<std::string>&)> then_time;
+#if !defined(COURSE_EMULATE)
             if (job.timing) {
-#if defined(COURSE_EMULATE)
-                events().emit(error_event{"the CPU emulator cannot time kernels", false});
-                return exit_usage;
-#else
                 then_time = [&](const std::vector<std::string>& ids) {
                     timing_request request = *job.timing;
                     request.parts = ids;
                     run_timing(timing_job_from(request, config, lab), device);
                 };
-#endif
             }
+#endif
             return run_correctness_phase(
                 select_parts(lab.student, job.correctness->parts), correctness_job_from(*job.correctness),
                 job.correctness->counters, [&](const part& p) {
@@ -369,8 +374,7 @@ int worker_main(int argc, char** argv, const lab_config& config) {
         }
         case worker_command::timing:
 #if defined(COURSE_EMULATE)
-            events().emit(error_event{"the CPU emulator cannot time kernels", false});
-            return exit_usage;
+            return exit_usage;  // refused above
 #else
             run_timing(timing_job_from(*job.timing, config, lab), device);
             return exit_ok;
