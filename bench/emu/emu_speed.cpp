@@ -1,7 +1,8 @@
 // The CPU emulator's speed (`make emu-bench`): the two reductions the peer CPU runtimes were
 // measured on (docs/emulator.md, "Speed"), every pass down to one sum, at 2^16, 2^18 and 2^20
-// floats, with the counters off (hazards and requests not recorded) and on (as a grade's
-// drawn cases record them), on one core and on every core this process may use (cores:0;
+// floats, with the counters off (counters:0: hazards and requests not recorded), on (1: as
+// a grade's drawn cases record them) and hazards only (2: traced, no requests assembled, as
+// a grade runs every other case), on one core and on every core this process may use (cores:0;
 // the `cores` counter says how many: common/emu/block_pool.hpp). Each configuration's sum is
 // checked against a double-precision sum before it is timed.
 #include <benchmark/benchmark.h>
@@ -58,27 +59,31 @@ struct reduction {
 void bench(benchmark::State& state, const char* name, kernel_fn kernel) {
     const std::size_t n = static_cast<std::size_t>(state.range(0));
     const bool counters = state.range(1) != 0;
+    const bool requests = state.range(1) == 1;
     reduction r(n);
     emu::set_cores(static_cast<unsigned>(state.range(2)));  // 0: all of them
     emu::set_tracing(counters);
+    emu::set_counting(requests);
     const float check = r.run(name, kernel);
     if (std::fabs(check - r.expected) > 1e-5 * r.expected) {
         emu::set_tracing(false);
+        emu::set_counting(true);
         emu::set_cores(0);
         state.SkipWithError(("wrong sum: " + std::to_string(check) + ", expected " + std::to_string(r.expected)).c_str());
         return;
     }
     for (auto _ : state) benchmark::DoNotOptimize(r.run(name, kernel));
     emu::set_tracing(false);
+    emu::set_counting(true);
     emu::reset_launch_stats();
-    state.SetLabel(counters ? "counters on" : "counters off");
+    state.SetLabel(!counters ? "counters off" : requests ? "counters on" : "hazards only");
     state.counters["floats"] = static_cast<double>(n);
     state.counters["cores"] = static_cast<double>(emu::cores());
     emu::set_cores(0);
 }
 
 void args(benchmark::internal::Benchmark* b) {
-    b->ArgNames({"n", "counters", "cores"})->ArgsProduct({{1 << 16, 1 << 18, 1 << 20}, {0, 1}, {1, 0}});
+    b->ArgNames({"n", "counters", "cores"})->ArgsProduct({{1 << 16, 1 << 18, 1 << 20}, {0, 1, 2}, {1, 0}});
     b->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(0.5);
 }
 

@@ -37,6 +37,13 @@ case_lists cases_of(const policy& pol, bool emulated) {
     return c;
 }
 
+policy beside_gpu(const policy& pol) {
+    policy out = pol;
+    if (!pol.large_beside_gpu)
+        for (auto& [kind, k] : out.problems) k.large_sizes_emulated.clear();
+    return out;
+}
+
 std::map<std::string, kind_cases> sanitizer_cases(const policy& pol) {
     std::map<std::string, kind_cases> out;
     for (const auto& [kind, k] : pol.problems) out[kind].sizes = k.sanitizer_sizes;
@@ -82,7 +89,9 @@ std::vector<planned_check> planned_checks(const policy& pol, const std::string& 
 nlohmann::json grading_plan(const policy& pol,
                             const std::vector<std::pair<std::string, std::vector<std::string>>>& labs) {
     nlohmann::json out;
-    out["cases"] = {{"gpu", cases_json(cases_of(pol, false))}, {"emulated", cases_json(cases_of(pol, true))}};
+    out["cases"] = {{"gpu", cases_json(cases_of(pol, false))},
+                    {"emulated", cases_json(cases_of(pol, true))},
+                    {"emulated_beside_gpu", cases_json(cases_of(beside_gpu(pol), true))}};
     out["timing"] = {{"rounds", pol.rounds}, {"max_rounds", pol.max_rounds}, {"confidence", pol.confidence}};
     for (const auto& [kind, k] : pol.problems) out["timing"]["timed"][kind] = k.timed;
     for (const auto& [lab, parts] : labs) {

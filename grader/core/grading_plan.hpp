@@ -21,6 +21,11 @@ struct case_lists {
     std::vector<std::string> inputs;  // reduction input kinds
 };
 case_lists cases_of(const policy& pol, bool emulated);
+// The policy the emulator's run beside a GPU grades with (its counters and hazard trace):
+// POL, less every kind's large_sizes_emulated where emulated_counters.large_beside_gpu is
+// false. The GPU runs its own large sizes for correctness; beside it a large case adds only
+// the trace at that size, at about half the emulator's CPU in a lab 3 grading.
+policy beside_gpu(const policy& pol);
 // The cases compute-sanitizer runs on a GPU, by kind: its sanitizer_sizes.
 std::map<std::string, kind_cases> sanitizer_cases(const policy& pol);
 
@@ -52,7 +57,8 @@ std::vector<planned_check> planned_checks(const policy& pol, const std::string& 
                                           bool gpu);
 
 // Every lab's plan on both backends, as JSON: {"labs": {lab: {"parts": {id: {"gpu": [...],
-// "emulated": [...]}}, "points": {...}, "race_check_parts": [...]}}, "cases": {...}}.
+// "emulated": [...]}}, "points": {...}, "race_check_parts": [...]}}, "cases": {"gpu": ...,
+// "emulated": ..., "emulated_beside_gpu": ...}}.
 // `labs`: name -> part ids.
 nlohmann::json grading_plan(const policy& pol,
                             const std::vector<std::pair<std::string, std::vector<std::string>>>& labs);

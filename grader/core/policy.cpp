@@ -1,5 +1,6 @@
 #include "core/policy.hpp"
 
+#include <algorithm>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -121,12 +122,22 @@ policy parse_policy(const nlohmann::json& doc) {
     read(ec, "max_excess_wavefronts", p.max_excess_wavefronts, "emulated_counters");
     read(ec, "wide_loads_factor", p.wide_loads_factor, "emulated_counters");
     read(ec, "narrow_sectors_slack", p.narrow_sectors_slack, "emulated_counters");
+    read(ec, "large_beside_gpu", p.large_beside_gpu, "emulated_counters");
     require(p.counters_draws >= 1, "emulated_counters.draws must be at least 1");
     require(p.divergence_margin >= 0 && p.shared_tree_factor >= 1 && p.wide_loads_factor >= 1 &&
                 p.shared_tree_slack >= 0 && p.shared_epochs_slack >= 0 && p.max_excess_wavefronts >= 0 &&
                 p.narrow_sectors_slack >= 0,
             "emulated_counters: the margins and slacks must be at least 0, shared_tree_factor and wide_loads_factor "
             "at least 1");
+    // Beside a GPU without the large cases, the regular ones must leave something to draw.
+    for (const auto& [kind, k] : p.problems) {
+        const bool reaches = std::any_of(k.sizes_emulated.begin(), k.sizes_emulated.end(),
+                                         [&](const problem_size& s) { return s.elements() >= k.counted_from; });
+        require(p.large_beside_gpu || reaches,
+                "emulated_counters.large_beside_gpu is false, but problems." + kind +
+                    ".counted_from is larger than every one of its sizes_emulated: beside a GPU no problem is left "
+                    "to draw");
+    }
 
     require(p.tolerance_c > 0, "correctness.tolerance_c must be positive");
     require(p.rounds >= 5, "timing.rounds must be at least 5");

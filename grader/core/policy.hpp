@@ -92,6 +92,9 @@ struct policy {
     double max_excess_wavefronts = 0;   // bank_wavefronts: excess shared wavefronts per element
     double wide_loads_factor = 0;       // wide_loads: what makes a load narrow, against the reference's
     double narrow_sectors_slack = 0;    // wide_loads: narrow-load sectors per element over the reference's
+    // On a GPU, whether the emulator's run beside it takes each kind's large_sizes_emulated
+    // too (grading_plan.hpp, beside_gpu)
+    bool large_beside_gpu = true;
     // backends
     std::string emulated_performance;
     std::map<std::string, lab_policy> labs;

@@ -1,10 +1,12 @@
 // GPU grading: the technique checks read the CPU emulator's counters there too, so that a
 // lab file gets one verdict on its technique whichever backend grades it. The same file,
 // compiled for the emulator beside the GPU build, runs its correctness cases there, on
-// the CPU's cores while the GPU's own correctness cases run (grade_lab). Its hint of a part
+// the CPU's cores while the GPU's own correctness cases run (grade_lab), without the large
+// cases where the policy says so (core/grading_plan.hpp, beside_gpu). Its hint of a part
 // it found racy stands in for the GPU's (core/hints.hpp, apply_race_hints).
 #include <fmt/format.h>
 
+#include "core/grading_plan.hpp"
 #include "core/stopwatch.hpp"
 
 #include <memory>
@@ -30,13 +32,14 @@ std::string first_failure(const correctness_result& c) {
 std::future<emulated_run> start_emulated_technique_run(const session& s) {
     const std::string worker = worker_path(s.opt, "emulated");
     if (!executable(worker)) return {};  // a build without the emulator: the GPU's own checks only
-    // Its own options and session, made before the thread starts: the caller's go on being
-    // used. Its progress lines say whose they are; the kernels' output is the GPU's to show
-    // (--show-output), not printed again, nor mixed into it, from here.
+    // Its own options, policy (beside_gpu's) and session, made before the thread starts: the
+    // caller's go on being used. Its progress lines say whose they are; the kernels' output
+    // is the GPU's to show (--show-output), not printed again, nor mixed into it, from here.
     struct own {
         grade_options opt;
+        policy pol;
         session s;
-        own(const session& gpu) : opt(gpu.opt), s(opt, gpu.pol) {}
+        own(const session& gpu) : opt(gpu.opt), pol(beside_gpu(gpu.pol)), s(opt, pol) {}
     };
     auto e = std::make_shared<own>(s);
     e->opt.kernel_output = nullptr;

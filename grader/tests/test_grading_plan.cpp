@@ -88,4 +88,20 @@ TEST_CASE("the plan's JSON: points, the performance rule and cases per backend")
     CHECK(plan["cases"]["gpu"]["problems"]["reduction"]["large"] == nlohmann::json::array());
     CHECK(plan["cases"]["gpu"]["problems"]["reduction"]["sizes"].back() == 33554432);
     CHECK(plan["cases"]["emulated"]["problems"]["transpose"]["sizes"].back() == "257x129");
+    CHECK(plan["cases"]["emulated_beside_gpu"] == plan["cases"]["emulated"]);
+}
+
+TEST_CASE("beside a GPU without the large cases: the emulator's regular cases only, its own backend untouched") {
+    policy pol = load_policy("");
+    pol.large_beside_gpu = false;
+    const policy beside = beside_gpu(pol);
+    CHECK(beside.problem("reduction").large_sizes_emulated.empty());
+    CHECK(beside.problem("record_sums").large_sizes_emulated.empty());
+    CHECK(beside.problem("reduction").sizes_emulated == pol.problem("reduction").sizes_emulated);
+    CHECK(beside.problem("reduction").sizes == pol.problem("reduction").sizes);
+    const auto plan = grading_plan(pol, {{"lab3", {"A"}}});
+    CHECK(plan["cases"]["emulated_beside_gpu"]["problems"]["reduction"]["large"] == nlohmann::json::array());
+    CHECK(plan["cases"]["emulated_beside_gpu"]["problems"]["reduction"]["sizes"].back() == 131079);
+    CHECK(plan["cases"]["emulated"]["problems"]["reduction"]["large"] == nlohmann::json::array({4194311}));
+    CHECK(plan["cases"]["gpu"]["problems"]["reduction"]["sizes"].back() == 33554432);
 }

@@ -125,6 +125,28 @@ TEST_CASE("timing in the correctness worker: on by default, off from a policy fi
     std::remove(bad.c_str());
 }
 
+TEST_CASE("the emulator's large cases beside a GPU: on by default, off in fast_batch.jsonc, refused off with nothing left to draw") {
+    CHECK(load_policy("").large_beside_gpu);
+    const policy fast = load_policy(COURSE_FAST_BATCH_POLICY);
+    CHECK_FALSE(fast.large_beside_gpu);
+    CHECK(fast.rounds == 15);
+    CHECK(fast.problem("reduction").sizes.back().count == 4194311u);
+    // The emulated backend keeps its large case: only the run beside a GPU leaves it out.
+    CHECK(fast.problem("reduction").large_sizes_emulated.at(0).count == 4194311u);
+    const std::string bad = write_temp(R"({"emulated_counters": {"large_beside_gpu": 0}})");
+    CHECK_THROWS_WITH_AS(load_policy(bad), doctest::Contains("emulated_counters.large_beside_gpu"), policy_error);
+    // record_sums' regular emulated sizes end at 16383 records: only its large case reaches 20000.
+    const std::string nothing = write_temp(
+        R"({"emulated_counters": {"large_beside_gpu": false}, "problems": {"record_sums": {"counted_from": 20000}}})");
+    CHECK_THROWS_WITH_AS(load_policy(nothing),
+                         doctest::Contains("emulated_counters.large_beside_gpu is false, but problems.record_sums."
+                                           "counted_from is larger than every one of its sizes_emulated"),
+                         policy_error);
+    const std::string kept = write_temp(R"({"problems": {"record_sums": {"counted_from": 20000}}})");
+    CHECK(load_policy(kept).problem("record_sums").counted_from == 20000u);
+    for (const auto& f : {bad, nothing, kept}) std::remove(f.c_str());
+}
+
 TEST_CASE("technique checks: forbidden libraries and the race check, with their defaults") {
     const policy p = load_policy("");
     REQUIRE(p.forbidden_libraries.size() == 5);
@@ -164,7 +186,7 @@ TEST_CASE("a key the defaults do not have is refused with its path and the keys 
     const std::string typo = write_temp(R"({"emulated_counters": {"drws": 3}})");
     CHECK_THROWS_WITH_AS(load_policy(typo),
                          (typo + ": unknown key emulated_counters.drws (the keys of emulated_counters are "
-                                 "divergence_margin, draws, max_excess_wavefronts, "
+                                 "divergence_margin, draws, large_beside_gpu, max_excess_wavefronts, "
                                  "narrow_sectors_slack, shared_epochs_slack, shared_tree_factor, "
                                  "shared_tree_slack, wide_loads_factor)")
                              .c_str(),
