@@ -23,8 +23,10 @@ struct case_lists {
 case_lists cases_of(const policy& pol, bool emulated);
 // The policy the emulator's run beside a GPU grades with (its counters and hazard trace):
 // POL, less every kind's large_sizes_emulated where emulated_counters.large_beside_gpu is
-// false. The GPU runs its own large sizes for correctness; beside it a large case adds only
-// the trace at that size, at about half the emulator's CPU in a lab 3 grading.
+// false. The GPU runs its own large sizes for correctness; beside it a large case adds the
+// emulator's run at that size (traced_run), one more problem the counters may be drawn
+// from, and the hazard trace there, at about three quarters of the emulator's CPU in a
+// lab 3 grading.
 policy beside_gpu(const policy& pol);
 // The cases compute-sanitizer runs on a GPU, by kind: its sanitizer_sizes.
 std::map<std::string, kind_cases> sanitizer_cases(const policy& pol);

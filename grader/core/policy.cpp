@@ -129,14 +129,20 @@ policy parse_policy(const nlohmann::json& doc) {
                 p.narrow_sectors_slack >= 0,
             "emulated_counters: the margins and slacks must be at least 0, shared_tree_factor and wide_loads_factor "
             "at least 1");
-    // Beside a GPU without the large cases, the regular ones must leave something to draw.
+    // Beside a GPU without the large cases, the regular ones must leave something to draw:
+    // counters come from random-input cases only, and a kind with large sizes (a reduction's)
+    // runs its regular sizes with correctness.reduction_inputs, where a large case is always
+    // random.
+    const bool random_regular = std::find(p.reduction_inputs.begin(), p.reduction_inputs.end(),
+                                          to_string(input_kind::random)) != p.reduction_inputs.end();
     for (const auto& [kind, k] : p.problems) {
+        if (p.large_beside_gpu || k.large_sizes_emulated.empty()) continue;
         const bool reaches = std::any_of(k.sizes_emulated.begin(), k.sizes_emulated.end(),
                                          [&](const problem_size& s) { return s.elements() >= k.counted_from; });
-        require(p.large_beside_gpu || reaches,
+        require(reaches && random_regular,
                 "emulated_counters.large_beside_gpu is false, but problems." + kind +
-                    ".counted_from is larger than every one of its sizes_emulated: beside a GPU no problem is left "
-                    "to draw");
+                    " has no random regular case to draw counters from beside a GPU (one of its sizes_emulated of "
+                    "counted_from or more, with \"random\" in correctness.reduction_inputs)");
     }
 
     require(p.tolerance_c > 0, "correctness.tolerance_c must be positive");

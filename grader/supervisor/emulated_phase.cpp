@@ -40,6 +40,8 @@ std::future<emulated_run> start_emulated_technique_run(const session& s) {
         policy pol;
         session s;
         own(const session& gpu) : opt(gpu.opt), pol(beside_gpu(gpu.pol)), s(opt, pol) {}
+        own(const own&) = delete;  // a copy's session would still point at these members
+        own& operator=(const own&) = delete;
     };
     auto e = std::make_shared<own>(s);
     e->opt.kernel_output = nullptr;

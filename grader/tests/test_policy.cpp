@@ -139,12 +139,21 @@ TEST_CASE("the emulator's large cases beside a GPU: on by default, off in fast_b
     const std::string nothing = write_temp(
         R"({"emulated_counters": {"large_beside_gpu": false}, "problems": {"record_sums": {"counted_from": 20000}}})");
     CHECK_THROWS_WITH_AS(load_policy(nothing),
-                         doctest::Contains("emulated_counters.large_beside_gpu is false, but problems.record_sums."
-                                           "counted_from is larger than every one of its sizes_emulated"),
+                         doctest::Contains("emulated_counters.large_beside_gpu is false, but problems.record_sums has "
+                                           "no random regular case to draw counters from beside a GPU"),
                          policy_error);
+    // Counters come from random-input cases only: without "random" among the regular cases'
+    // inputs, only a large case (always random) could be drawn.
+    const std::string no_random = write_temp(
+        R"({"emulated_counters": {"large_beside_gpu": false}, "correctness": {"reduction_inputs": ["ones", "integers"]}})");
+    CHECK_THROWS_WITH_AS(load_policy(no_random),
+                         doctest::Contains("problems.record_sums has no random regular case to draw counters from"),
+                         policy_error);
+    const std::string no_random_kept = write_temp(R"({"correctness": {"reduction_inputs": ["ones", "integers"]}})");
+    CHECK(load_policy(no_random_kept).large_beside_gpu);
     const std::string kept = write_temp(R"({"problems": {"record_sums": {"counted_from": 20000}}})");
     CHECK(load_policy(kept).problem("record_sums").counted_from == 20000u);
-    for (const auto& f : {bad, nothing, kept}) std::remove(f.c_str());
+    for (const auto& f : {bad, nothing, kept, no_random, no_random_kept}) std::remove(f.c_str());
 }
 
 TEST_CASE("technique checks: forbidden libraries and the race check, with their defaults") {
